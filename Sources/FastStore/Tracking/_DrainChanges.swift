@@ -1,0 +1,58 @@
+/// The root identity and version of a state whose type is a
+/// ``VersionedValue``.
+@usableFromInline
+internal struct _RootVersion: Hashable, Sendable {
+    @usableFromInline let node: NodeID
+    @usableFromInline let version: VersionStamp
+    @inlinable init(node: NodeID, version: VersionStamp) { self.node = node; self.version = version }
+
+    /// A function reading the root version of a `State`, or `nil` when
+    /// `State` is not a ``VersionedValue``. Resolve it once per store or
+    /// consumer, not per call: it opens the metatype existential.
+    @inlinable
+    static func reader<State>(for type: State.Type) -> ((State) -> _RootVersion)? {
+        guard let versioned = type as? any VersionedValue.Type else { return nil }
+        func make<V: VersionedValue>(_: V.Type) -> (State) -> _RootVersion {
+            // NB: `State == V` here; the bit cast spares a dynamic cast per call.
+            { state in
+                let value = unsafeBitCast(state, to: V.self)
+                return _RootVersion(node: value.nodeID, version: value.version)
+            }
+        }
+        return make(versioned)
+    }
+}
+
+/// What one drain of a ``Store`` changed: its journaled writes and the root
+/// versions of the state before and after, when the state is versioned.
+///
+/// Installed for the notifying thread while the store calls its subscribers,
+/// so that a ``StateConsumer`` fed from a subscriber (the ReSwiftConsumer
+/// pattern `consumer.consume(newState: state)`) can use it instead of
+/// re-running every selector.
+@usableFromInline
+internal final class _DrainChanges: @unchecked Sendable {
+    @usableFromInline static let _current = _ThreadLocal<_DrainChanges>()
+
+    @usableFromInline let writes: [(node: NodeID, kind: _WriteKind)]
+    @usableFromInline let oldRoot: _RootVersion?
+    @usableFromInline let newRoot: _RootVersion?
+
+    @inlinable
+    init(writes: [(node: NodeID, kind: _WriteKind)], oldRoot: _RootVersion?, newRoot: _RootVersion?) {
+        self.writes = writes
+        self.oldRoot = oldRoot
+        self.newRoot = newRoot
+    }
+
+    /// The changes installed for the calling thread, if it is notifying.
+    @inlinable static var current: _DrainChanges? { _current.value }
+
+    @inlinable
+    func installed<R>(_ body: () throws -> R) rethrows -> R {
+        let outer = Self._current.value
+        Self._current.value = self
+        defer { Self._current.value = outer }
+        return try body()
+    }
+}

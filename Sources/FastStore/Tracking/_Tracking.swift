@@ -1,0 +1,133 @@
+/// What a selector read from a versioned node.
+@usableFromInline
+internal enum _ReadKind: Hashable {
+    /// The node's whole value (a selector returned it, iterated it, counted
+    /// it, compared it). Any write at or below the node can change it.
+    case whole
+    /// A member of a struct node, or a child node reached through it. Changes
+    /// when the node's own contents change, not when a child node is merely
+    /// written through (``_WriteKind/passThrough``).
+    case member
+    /// One element of a collection node, by key (an index for lists).
+    case element(AnyHashable)
+}
+
+/// What a write did to a versioned node.
+@usableFromInline
+internal enum _WriteKind: Hashable {
+    /// The node's contents changed in a way no finer kind describes: every
+    /// reader of the node is affected.
+    case content
+    /// Only a child node changed, in place, through journaled writes of its
+    /// own: only ``_ReadKind/whole`` readers of this node are affected.
+    case passThrough
+    /// One element of a collection changed, or was inserted or removed under
+    /// a stable key: readers of the whole node and of that element are
+    /// affected.
+    case element(AnyHashable)
+}
+
+/// One dependency of a selector: a node and what was read from it.
+@usableFromInline
+internal struct _Dependency: Hashable {
+    @usableFromInline let node: NodeID
+    @usableFromInline let kind: _ReadKind
+    @inlinable init(node: NodeID, kind: _ReadKind) { self.node = node; self.kind = kind }
+}
+
+/// Records what versioned nodes a selector reads, while installed for the
+/// calling thread by ``_ReadRecorder/record(_:)``.
+@usableFromInline
+internal final class _ReadRecorder {
+    @usableFromInline static let _current = _ThreadLocal<_ReadRecorder>()
+
+    @usableFromInline var dependencies: [_Dependency] = []
+
+    @inlinable init() {}
+
+    /// Runs `body` with this recorder installed on the calling thread
+    /// (nesting restores the outer recorder afterwards).
+    @inlinable
+    func record<R>(_ body: () throws -> R) rethrows -> R {
+        let outer = Self._current.value
+        Self._current.value = self
+        defer { Self._current.value = outer }
+        return try body()
+    }
+
+    @inlinable @inline(__always)
+    static func read(_ node: NodeID, _ kind: _ReadKind) {
+        if let recorder = _current.value {
+            recorder.dependencies.append(_Dependency(node: node, kind: kind))
+        }
+    }
+}
+
+/// Journals the writes a store's drain makes to versioned nodes, while
+/// installed for the draining thread by ``_WriteJournal/record(_:)``.
+///
+/// Besides the list of writes, the journal keeps the last stamp it saw
+/// written for each node. A parent node uses that to prove that a child it
+/// yielded for mutation came back as the same node, changed only by writes
+/// the journal holds (a pass-through), rather than replaced.
+@usableFromInline
+internal final class _WriteJournal {
+    @usableFromInline static let _current = _ThreadLocal<_WriteJournal>()
+
+    /// Every write in order, with its node.
+    @usableFromInline var writes: [(node: NodeID, kind: _WriteKind)] = []
+    /// The latest stamp journaled for each node written or expected.
+    @usableFromInline var lastStamp: [NodeID: VersionStamp] = [:]
+
+    @inlinable init() {}
+
+    @inlinable
+    func record<R>(_ body: () throws -> R) rethrows -> R {
+        let outer = Self._current.value
+        Self._current.value = self
+        defer { Self._current.value = outer }
+        return try body()
+    }
+
+    @inlinable
+    func reset() {
+        writes.removeAll(keepingCapacity: true)
+        lastStamp.removeAll(keepingCapacity: true)
+    }
+
+    /// Journals a write of `node` from stamp `old` to stamp `new`. A write
+    /// whose `old` stamp is not the last one journaled for the node means the
+    /// node was replaced behind the journal's back: it is journaled as
+    /// ``_WriteKind/content``.
+    @inlinable @inline(__always)
+    static func write(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: _WriteKind) {
+        guard let journal = _current.value else { return }
+        journal._write(node, from: old, to: new, kind)
+    }
+
+    @usableFromInline
+    func _write(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: _WriteKind) {
+        var kind = kind
+        if let last = lastStamp[node], last != old { kind = .content }
+        lastStamp[node] = new
+        writes.append((node, kind))
+    }
+
+    /// Notes that a parent is about to yield the child `node`, at stamp
+    /// `stamp`, for mutation. Returns whether a journal is installed.
+    @inlinable @inline(__always)
+    static func expect(_ node: NodeID, at stamp: VersionStamp) -> Bool {
+        guard let journal = _current.value else { return false }
+        journal.lastStamp[node] = stamp
+        return true
+    }
+
+    /// After a yield that `expect` announced: whether the child came back as
+    /// node `node` at the stamp of its last journaled write, i.e. changed
+    /// only through journaled writes.
+    @inlinable
+    static func isPassThrough(_ node: NodeID, before: NodeID, at stamp: VersionStamp) -> Bool {
+        guard node == before, let journal = _current.value else { return false }
+        return journal.lastStamp[node] == stamp
+    }
+}
