@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The benchmark suite is its own package (as swift-nio and TCA do), so that
+// `swift test` at the root does not build package-benchmark or need jemalloc.
+let package = Package(
+    name: "FastStoreBenchmarks",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    dependencies: [
+        .package(name: "FastStore", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                .product(name: "FastStore", package: "FastStore"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/StoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ConsumerBenchmarks",
+            dependencies: [
+                .product(name: "FastStore", package: "FastStore"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ConsumerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "CollectionBenchmarks",
+            dependencies: [
+                .product(name: "FastStore", package: "FastStore"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ],
+            path: "Benchmarks/CollectionBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
