@@ -38,13 +38,18 @@ extension StateConsumer {
     }
 }
 
+@_spi(Testing)
 extension StateConsumer {
-    /// Test and benchmark hooks.
-    @usableFromInline
-    internal var _statistics: _ConsumeStatistics { _lock.withLock { _stats } }
+    /// What the consumes so far did (test and benchmark hook).
+    public var _statistics: _ConsumeStatistics { _lock.withLock { _stats } }
 
     /// The number of (node, kind, consumer) registrations in the reader
     /// index: what the consumer retains besides selections.
-    @usableFromInline
-    internal var _indexRegistrationCount: Int { _lock.withLock { _index.registrationCount } }
+    public var _indexRegistrationCount: Int { _lock.withLock { _index.registrationCount } }
+}
+
+@_spi(Testing)
+extension ConsumerHandle {
+    /// How many times this consumer's selector ran (test hook).
+    public var _evaluationCount: Int { evaluationCount }
 }

@@ -67,7 +67,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     @usableFromInline internal var _plan: [ConsumerHandle<State>] = []
 
     /// Statistics of the consumes so far, for tests and benchmarks.
-    @usableFromInline internal var _stats = _ConsumeStatistics()
+    internal var _stats = _ConsumeStatistics()
 
     /// An empty consumer.
     public init() {
@@ -354,15 +354,15 @@ public final class StateConsumer<State>: @unchecked Sendable {
 }
 
 /// Counters of what consumes did, for tests and benchmarks.
-@usableFromInline
-internal struct _ConsumeStatistics: Equatable, Sendable {
+@_spi(Testing)
+public struct _ConsumeStatistics: Equatable, Sendable {
     /// Consumes that evaluated every consumer.
-    @usableFromInline var fullConsumes = 0
+    public var fullConsumes = 0
     /// Consumes that evaluated only consumers affected by a drain's writes.
-    @usableFromInline var journaledConsumes = 0
+    public var journaledConsumes = 0
     /// Consumes of the very state consumed last.
-    @usableFromInline var unchangedConsumes = 0
+    public var unchangedConsumes = 0
     /// Selector evaluations over all consumes.
-    @usableFromInline var evaluations = 0
-    @usableFromInline init() {}
+    public var evaluations = 0
+    public init() {}
 }
