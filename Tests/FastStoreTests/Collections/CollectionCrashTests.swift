@@ -26,3 +26,14 @@ struct CollectionCrashTests {
         }
     }
 }
+
+@Suite("VersionedDictionary preconditions")
+struct VersionedDictionaryCrashTests {
+    @Test func duplicateKeyInLiteral() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = VersionedDictionary(uniqueKeysWithValues: [("a", 1), ("a", 2)])
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Duplicate key: a"))
+    }
+}
