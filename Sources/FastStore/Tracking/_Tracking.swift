@@ -160,9 +160,17 @@ internal final class _WriteJournal {
         stamps.removeAll(keepingCapacity: true)
     }
 
-    /// The latest stamp journaled for `node`, if any.
+    /// The latest stamp journaled for each node: `journal.lastStamp[node]`.
     @inlinable
-    func lastStamp(of node: NodeID) -> VersionStamp? { stamps[node]?.last }
+    var lastStamp: _LastStamps { _LastStamps(stamps: stamps) }
+
+    /// A read-only view of the latest stamp journaled per node.
+    @usableFromInline
+    internal struct _LastStamps {
+        @usableFromInline let stamps: [NodeID: _Stamps]
+        @inlinable init(stamps: [NodeID: _Stamps]) { self.stamps = stamps }
+        @inlinable subscript(node: NodeID) -> VersionStamp? { stamps[node]?.last }
+    }
 
     /// Journals a write of `node` from stamp `old` to stamp `new`. A write
     /// whose `old` stamp is not the last one journaled for the node means the
