@@ -14,7 +14,7 @@ extension Store: ObservableObject {}
 #endif
 
 extension Store {
-    @usableFromInline
+    @inlinable
     func _willChange() {
         #if canImport(Combine)
         if Thread.isMainThread {

@@ -17,13 +17,28 @@ internal struct _DispatchQueueState<Action> {
         pending.reserveCapacity(64)
     }
 
-    /// Enqueues `action`. Returns `true` when the caller must drain (no drain
-    /// is running), `false` when a running drain will take it.
+    /// Enqueues `action`, or, when no drain is running, starts one and hands
+    /// the action straight to the caller. Returns `true` when the caller must
+    /// drain, starting with `action` (which is then not queued: nothing is
+    /// pending while no drain runs, so it is first in order anyway).
     @inlinable
     mutating func enqueue(_ action: Action) -> Bool {
-        pending.append(action)
         enqueuedCount &+= 1
-        if isDraining { return false }
+        if isDraining {
+            pending.append(action)
+            return false
+        }
+        isDraining = true
+        return true
+    }
+
+    /// Enqueues `actions` together, in order. Same result as `enqueue`.
+    @inlinable
+    mutating func enqueue<S: Sequence>(contentsOf actions: S) -> Bool where S.Element == Action {
+        let before = pending.count
+        pending.append(contentsOf: actions)
+        enqueuedCount &+= UInt64(pending.count - before)
+        if isDraining || pending.count == before { return false }
         isDraining = true
         return true
     }

@@ -38,3 +38,18 @@ private typealias AppStore = Store<AppState, AppAction>
         }
     }
 }
+
+@Suite struct BatchDispatchTests {
+    @Test func dispatchContentsOfReducesInOrderAsOneBatch() {
+        let store = Store<[Int], Int>(state: []) { $0.append($1) }
+        var notifications = 0
+        let token = store.subscribe { _ in notifications += 1 }
+        store.dispatch(contentsOf: 1...1_000)
+        #expect(store.state == Array(1...1_000))
+        #expect(notifications == 1)
+        store.dispatch(contentsOf: [])
+        #expect(notifications == 1, "an empty batch notifies nobody")
+        #expect(store.dispatchedCount == 1_000)
+        token.cancel()
+    }
+}
