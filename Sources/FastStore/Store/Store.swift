@@ -266,9 +266,9 @@ public final class Store<State, Action>: @unchecked Sendable {
             if observed { _registrar.didSet(self, keyPath: _stateKeyPath) }
             if !subscribers.isEmpty {
                 if let changes {
-                    changes.installed { _notify(subscribers, _owned.pointee.working) }
+                    changes.installed { _notify(subscribers, _owned.pointee.working, changes) }
                 } else {
-                    _notify(subscribers, _owned.pointee.working)
+                    _notify(subscribers, _owned.pointee.working, nil)
                 }
                 _lock.lock()
                 finished = _takeNextBatchOrFinish()
@@ -320,14 +320,14 @@ public final class Store<State, Action>: @unchecked Sendable {
     }
 
     @inlinable
-    func _notify(_ subscribers: [_Subscriber<State>], _ newState: State) {
+    func _notify(_ subscribers: [_Subscriber<State>], _ newState: State, _ changes: _DrainChanges?) {
         var sawGone = false
         for subscriber in subscribers where !subscriber.cancelled.load(ordering: .acquiring) {
             switch subscriber.thread {
             case .drainThread:
                 if !subscriber.deliver(newState) { sawGone = true }
             case .main:
-                _deliverOnMain(subscriber, newState)
+                _deliverOnMain(subscriber, newState, changes)
             }
         }
         if sawGone { _removeGoneSubscribers() }
@@ -427,9 +427,20 @@ public final class Store<State, Action>: @unchecked Sendable {
     }
 
     @usableFromInline
-    func _deliverOnMain(_ subscriber: _Subscriber<State>, _ newState: State) {
+    func _deliverOnMain(_ subscriber: _Subscriber<State>, _ newState: State, _ changes: _DrainChanges?) {
         #if canImport(Dispatch)
         subscriber.mainLock.lock()
+        // Coalesced notifications carry the union of their batches' writes,
+        // from the first batch's old root to the last one's new root, so a
+        // StateConsumer on the main thread keeps its journaled fast path. One
+        // batch without changes (unversioned state) drops them for the span.
+        if subscriber.mainPending == nil {
+            subscriber.mainChanges = changes.map { [$0] }
+        } else if let changes {
+            subscriber.mainChanges?.append(changes)
+        } else {
+            subscriber.mainChanges = nil
+        }
         subscriber.mainPending = newState
         let schedule = !subscriber.mainScheduled
         subscriber.mainScheduled = true
@@ -440,11 +451,15 @@ public final class Store<State, Action>: @unchecked Sendable {
             let (store, subscriber) = box.value
             subscriber.mainLock.lock()
             let state = subscriber.mainPending
+            let changes = subscriber.mainChanges.map(_DrainChanges.merging)
             subscriber.mainPending = nil
+            subscriber.mainChanges = nil
             subscriber.mainScheduled = false
             subscriber.mainLock.unlock()
             guard let state, !subscriber.cancelled.load(ordering: .acquiring) else { return }
-            if !subscriber.deliver(state) { store._removeGoneSubscribers() }
+            let delivered = changes.map { changes in changes.installed { subscriber.deliver(state) } }
+                ?? subscriber.deliver(state)
+            if !delivered { store._removeGoneSubscribers() }
         }
         #else
         _ = subscriber.deliver(newState)
