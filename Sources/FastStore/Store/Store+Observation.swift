@@ -1,4 +1,8 @@
 import Observation
+#if canImport(Combine)
+import Combine
+import Foundation
+#endif
 
 /// `Store` participates in Observation: reading ``Store/state`` inside
 /// `withObservationTracking` registers an access, and every published batch
@@ -6,8 +10,6 @@ import Observation
 extension Store: Observable {}
 
 #if canImport(Combine)
-import Combine
-
 /// SwiftUI's `ObservableObject`: `objectWillChange` fires once per published
 /// batch, on the main thread.
 extension Store: ObservableObject {}
@@ -26,7 +28,3 @@ extension Store {
         #endif
     }
 }
-
-#if canImport(Combine)
-import Foundation
-#endif

@@ -1,4 +1,7 @@
 import Atomics
+#if canImport(Combine)
+import Combine
+#endif
 #if canImport(Dispatch)
 import Dispatch
 #endif
