@@ -263,8 +263,9 @@ let benchmarks: @Sendable () -> Void = {
     // Bytes retained by a consumer of C consumers after 100 dispatches, on
     // states of 1,000 and 1,000,000 items. The state and store are built
     // before measuring; the consumer is built, connected, fed and measured.
-    for (label, n) in [("N1000", 1_000), ("N1000000", 1_000_000)] {
-        for consumers in [100, 10_000] {
+    for (label, n, consumers) in [("N1000", 1_000, 100), ("N1000000", 1_000_000, 100),
+                                  ("N100000", 100_000, 10_000), ("N1000000", 1_000_000, 10_000)] {
+        do {
             Benchmark("Consumer.RetainedBytes.\(label).consumers\(consumers)",
                       configuration: .init(metrics: [.custom("consumerRetainedBytes", useScalingFactor: false)],
                                            warmupIterations: 0, scalingFactor: .one,
