@@ -50,7 +50,7 @@ extension _ListNode {
                 let mid = (lo + hi + 1) / 2
                 if node.children[mid].firstLabel() <= label { lo = mid } else { hi = mid - 1 }
             }
-            for k in 0 ..< lo { offset += node.children[k].count }
+            for k in 0 ..< lo { offset += node.counts[k] }
             node = node.children[lo]
         }
         var lo = 0, hi = node.elements.count
