@@ -147,7 +147,7 @@ internal final class _LeafWalk<Element> {
 
     @usableFromInline let root: _ListNode<Element>
     /// The ancestors of the current leaf, with the child taken in each.
-    @usableFromInline var path: ContiguousArray<(node: Ref, child: Int)>
+    @usableFromInline @exclusivity(unchecked) var path: ContiguousArray<(node: Ref, child: Int)>
     /// The first leaf.
     @usableFromInline let first: Ref
 
