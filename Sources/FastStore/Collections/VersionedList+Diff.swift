@@ -162,7 +162,7 @@ extension _ListNode {
             }
             let base = cursor.offset
             cursor.withFront { leaf in
-                leaf.slots.withUnsafeBufferPointer { slots in
+                leaf.withSlots { slots in
                     for i in 0 ..< slots.count { buffer.append(_DiffEntry(slot: slots[i], offset: base + i)) }
                 }
             }
