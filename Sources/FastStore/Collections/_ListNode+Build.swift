@@ -8,13 +8,11 @@ extension _ListNode {
     /// the last two leaves share what remains when it is below the minimum.
     ///
     /// - Complexity: O(n); allocates about 2n/64 objects and buffers.
-    @inlinable
+    @inlinable @inline(__always)
     static func build<S: Sequence>(_ source: S, stamp: VersionStamp) -> _ListNode where S.Element == Element {
-        // NB: all element buffers first, then the nodes: consecutive
-        // allocations of one size tend to be adjacent, so the leaves'
-        // elements end up in address order and iteration streams through
-        // them (interleaving buffers of different sizes made iteration
-        // several times slower, bound by memory latency at each leaf).
+        // NB: only this filling loop is forced inline, so that it runs in
+        // the caller with `source` (say a lazy map and its closure) fully
+        // known; the rest is shared.
         var chunks = ContiguousArray<ContiguousArray<Element>>()
         chunks.reserveCapacity(source.underestimatedCount / leafCapacity + 1)
         var iterator = source.makeIterator()
@@ -37,6 +35,16 @@ extension _ListNode {
             total += chunk.count
             chunks.append(chunk)
         }
+        return build(chunks: chunks, total: total, stamp: stamp)
+    }
+
+    /// Builds a tree over full leaf buffers (all but the last of
+    /// `leafCapacity` elements), with implicit slots.
+    @inlinable
+    static func build(
+        chunks: ContiguousArray<ContiguousArray<Element>>, total: Int, stamp: VersionStamp
+    ) -> _ListNode {
+        var chunks = chunks
         if chunks.count >= 2, chunks[chunks.count - 1].count < leafMinimum {
             let last = chunks.removeLast()
             let previous = chunks.removeLast()
