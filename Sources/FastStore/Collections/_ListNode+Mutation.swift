@@ -34,6 +34,7 @@ extension _ListNode {
             node = node.uniqueChild(k, stamp: stamp)
             offset = o
         }
+        node.materializeSlots()
         return (node, offset)
     }
 
@@ -45,6 +46,7 @@ extension _ListNode {
     func insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) -> _ListNode? {
         count += 1
         if height == 0 {
+            materializeSlots()
             elements.insert(element, at: index)
             slots.insert(slot, at: index)
             return elements.count > Self.leafCapacity ? split(stamp: stamp) : nil
@@ -52,8 +54,12 @@ extension _ListNode {
         let (k, o) = child(forInsertionAt: index)
         let child = uniqueChild(k, stamp: stamp)
         if let right = child.insert(element, slot: slot, at: o, stamp: stamp) {
+            counts[k] = child.count
             children.insert(right, at: k + 1)
+            counts.insert(right.count, at: k + 1)
             if children.count > Self.branchCapacity { return split(stamp: stamp) }
+        } else {
+            counts[k] += 1
         }
         return nil
     }
@@ -71,10 +77,12 @@ extension _ListNode {
             return right
         }
         let moved = ContiguousArray(children[mid...])
-        let movedCount = moved.reduce(0) { $0 + $1.count }
+        let movedCounts = ContiguousArray(counts[mid...])
+        let movedCount = movedCounts.reduce(0, +)
         children.removeSubrange(mid...)
+        counts.removeSubrange(mid...)
         count -= movedCount
-        return _ListNode(branch: moved, height: height, count: movedCount, stamp: stamp)
+        return _ListNode(branch: moved, counts: movedCounts, height: height, count: movedCount, stamp: stamp)
     }
 
     // MARK: Removal
@@ -85,6 +93,7 @@ extension _ListNode {
     func remove(at index: Int, stamp: VersionStamp) -> Element {
         count -= 1
         if height == 0 {
+            materializeSlots()
             slots.remove(at: index)
             return elements.remove(at: index)
         }
@@ -98,6 +107,7 @@ extension _ListNode {
             element = child.remove(at: o, stamp: stamp)
             underfull = child.width < child.minimum
         }
+        counts[k] -= 1
         if underfull { fixUnderflow(at: k, stamp: stamp) }
         return element
     }
@@ -110,6 +120,8 @@ extension _ListNode {
         let left = k > 0 ? k - 1 : k
         let l = uniqueChild(left, stamp: stamp)
         let r = uniqueChild(left + 1, stamp: stamp)
+        l.materializeSlots()
+        r.materializeSlots()
         let total = l.width + r.width
         if total <= l.capacity {
             // Merge r into l.
@@ -118,9 +130,12 @@ extension _ListNode {
                 l.slots.append(contentsOf: r.slots)
             } else {
                 l.children.append(contentsOf: r.children)
+                l.counts.append(contentsOf: r.counts)
             }
             l.count += r.count
+            counts[left] = l.count
             children.remove(at: left + 1)
+            counts.remove(at: left + 1)
             return
         }
         // Redistribute so both halves hold at least the minimum.
@@ -135,10 +150,11 @@ extension _ListNode {
                 l.count += n
                 r.count -= n
             } else {
-                let moved = r.children[..<n]
-                let c = moved.reduce(0) { $0 + $1.count }
-                l.children.append(contentsOf: moved)
+                let c = r.counts[..<n].reduce(0, +)
+                l.children.append(contentsOf: r.children[..<n])
+                l.counts.append(contentsOf: r.counts[..<n])
                 r.children.removeSubrange(..<n)
+                r.counts.removeSubrange(..<n)
                 l.count += c
                 r.count -= c
             }
@@ -153,13 +169,16 @@ extension _ListNode {
                 l.count -= n
                 r.count += n
             } else {
-                let moved = l.children[from...]
-                let c = moved.reduce(0) { $0 + $1.count }
-                r.children.insert(contentsOf: moved, at: 0)
+                let c = l.counts[from...].reduce(0, +)
+                r.children.insert(contentsOf: l.children[from...], at: 0)
+                r.counts.insert(contentsOf: l.counts[from...], at: 0)
                 l.children.removeSubrange(from...)
+                l.counts.removeSubrange(from...)
                 l.count -= c
                 r.count += c
             }
         }
+        counts[left] = l.count
+        counts[left + 1] = r.count
     }
 }
