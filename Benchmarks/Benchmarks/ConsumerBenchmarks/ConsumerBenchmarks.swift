@@ -139,6 +139,7 @@ final class ConsumeOnlyFixture: @unchecked Sendable {
     let n: Int, consumers: Int
     var state: Versioned<ItemsState>
     let consumer = StateConsumer<Versioned<ItemsState>>()
+    let drains = _SimulatedDrains<Versioned<ItemsState>>()
     var delivered = 0
     var next = 0
 
@@ -156,7 +157,7 @@ final class ConsumeOnlyFixture: @unchecked Sendable {
     @inline(__always)
     func dispatch() {
         let index = watched(next, consumers: consumers, n: n)
-        _DrainSimulator.drain(&state, { $0.items[index].done.toggle() }, notify: { consumer.consume(newState: $0) })
+        drains.drain(&state, { $0.items[index].done.toggle() }, notify: { consumer.consume(newState: $0) })
         next = next == consumers - 1 ? 0 : next + 1
     }
 }
