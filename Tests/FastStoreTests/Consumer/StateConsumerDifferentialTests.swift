@@ -27,6 +27,14 @@ import Testing
             nextID += 1
             handles[id] = spec.register(shape, id, fast, naive, fastLog, naiveLog, counter)
             trace.append("add #\(id) \(spec.name) \(shape)")
+            if Int.random(in: 0..<4, using: &rng) == 0, let remover = handles.keys.sorted().randomElement(using: &rng) {
+                // An earlier consumer's callback (or this one's) removes this
+                // consumer during a consume, on each side: it must not be
+                // called afterwards in that consume.
+                fastLog.afterDelivery[remover] = { if let handle = handles.removeValue(forKey: id) { fast.remove(handle) } }
+                naiveLog.afterDelivery[remover] = { naive.remove(id: id) }
+                trace.append("  #\(remover)'s callback removes #\(id)")
+            }
         }
         func deliverBoth(_ notify: (TreeState) -> Void) {
             notify(state)
