@@ -34,6 +34,25 @@ import Testing
                 fastLog.afterDelivery[remover] = { if let handle = handles.removeValue(forKey: id) { fast.remove(handle) } }
                 naiveLog.afterDelivery[remover] = { naive.remove(id: id) }
                 trace.append("  #\(remover)'s callback removes #\(id)")
+            } else if Int.random(in: 0..<6, using: &rng) == 0 {
+                // This consumer's callback adds one during a consume, on each
+                // side (first evaluated by the next consume).
+                let added = nextID
+                nextID += 1
+                let addedSpec = treeSelectors.randomElement(using: &rng)!
+                let addedShape = CallbackShape.allCases.randomElement(using: &rng)!
+                var done = (fast: false, naive: false)
+                fastLog.afterDelivery[id] = {
+                    guard !done.fast else { return }
+                    done.fast = true
+                    handles[added] = addedSpec.register(addedShape, added, fast, NaiveConsumer(), fastLog, EventLog(), counter)
+                }
+                naiveLog.afterDelivery[id] = {
+                    guard !done.naive else { return }
+                    done.naive = true
+                    _ = addedSpec.register(addedShape, added, StateConsumer(), naive, EventLog(), naiveLog, counter)
+                }
+                trace.append("  #\(id)'s callback adds #\(added) \(addedSpec.name) \(addedShape)")
             }
         }
         func deliverBoth(_ notify: (TreeState) -> Void) {
