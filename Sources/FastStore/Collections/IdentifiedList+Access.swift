@@ -216,6 +216,21 @@ extension IdentifiedList {
     }
 }
 
+extension IdentifiedList {
+    /// The list sorted with `areInIncreasingOrder`, as a version of this
+    /// list. Records a read of the whole list.
+    ///
+    /// - Complexity: O(n log n).
+    @inlinable
+    public func sorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> IdentifiedList {
+        _recordWholeRead(nodeID)
+        // NB: not journaled: the result is a new value, not a write to this one.
+        var copy = self
+        _ = try copy._sort(by: areInIncreasingOrder)
+        return copy
+    }
+}
+
 extension IdentifiedList where Element: Comparable {
     /// Sorts the elements in ascending order.
     @inlinable

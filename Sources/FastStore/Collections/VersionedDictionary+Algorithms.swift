@@ -40,18 +40,3 @@ extension VersionedDictionary {
         return result
     }
 }
-
-extension IdentifiedList {
-    /// The list sorted with `areInIncreasingOrder`, as a version of this
-    /// list. Records a read of the whole list.
-    ///
-    /// - Complexity: O(n log n).
-    @inlinable
-    public func sorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> IdentifiedList {
-        _recordWholeRead(nodeID)
-        // NB: not journaled: the result is a new value, not a write to this one.
-        var copy = self
-        _ = try copy._sort(by: areInIncreasingOrder)
-        return copy
-    }
-}
