@@ -1,0 +1,73 @@
+import FastStore
+import Testing
+
+// The README's examples, compiled and run, so the README cannot drift from
+// the API. Keep them in step with README.md.
+
+private enum ReadmeFilter: Equatable { case all, done }
+private struct ReadmeSettings: Equatable { var theme: Theme = .light; enum Theme { case light, dark } }
+private struct Todo: Identifiable, Equatable { let id: Int; var title: String; var done = false }
+private struct TodoState {
+    var todos: VersionedList<Todo>
+    var filter: ReadmeFilter
+    var settings: Versioned<ReadmeSettings>
+}
+private typealias AppState = Versioned<TodoState>
+private enum AppAction { case toggle(Int), setFilter(ReadmeFilter), dark }
+
+private func reducer(_ state: inout AppState, _ action: AppAction) {
+    switch action {
+    case .toggle(let i): state.todos[i].done.toggle()
+    case .setFilter(let f): state.filter = f
+    case .dark: state.settings.theme = .dark
+    }
+}
+
+@Suite struct ReadmeExamplesTests {
+    @Test func versionedStateAndConsumersExample() {
+        let todos = VersionedList((0..<10).map { Todo(id: $0, title: "t\($0)") })
+        let store = Store(state: AppState(TodoState(todos: todos, filter: .all, settings: Versioned(ReadmeSettings()))),
+                          reducer: reducer)
+        var rendered: [String] = []
+        let consumer = StateConsumer<AppState>()
+        consumer.add({ $0.todos[3] }) { (old: Todo?, new: Todo) in rendered.append("row3 \(new.done)") }
+        consumer.add({ $0.filter }) { (new: ReadmeFilter) in rendered.append("filter \(new)") }
+        consumer.add({ $0.todos.count { $0.done } }) { (old: Int?, new: Int) in rendered.append("badge \(new)") }
+        let subscription = consumer.connect(to: store)
+        rendered.removeAll()
+
+        store.dispatch(.toggle(5))
+        #expect(rendered == ["badge 1"], "toggling row 5 re-renders the badge, not row 3 nor the header")
+        store.dispatch(.toggle(3))
+        #expect(rendered == ["badge 1", "row3 true", "badge 2"])
+        store.dispatch(.dark)
+        store.dispatch(.setFilter(.done))
+        #expect(rendered.last == "filter done")
+        #expect(store.state.settings.theme == .dark)
+        subscription.cancel()
+    }
+
+    @Test func collectionsExample() {
+        struct Row: Equatable { var liked = false }
+        var rows: VersionedList<Row> = VersionedList(Array(repeating: Row(), count: 100_000))
+        let before = rows
+        rows[50_000].liked = true
+        let changes = rows.difference(from: before)
+        var reloaded: [Int] = []
+        changes.forEachBatch(delete: { _ in Issue.record("nothing deleted") },
+                             insert: { _ in Issue.record("nothing inserted") },
+                             reload: { reloaded += $0 })
+        #expect(reloaded == [50_000])
+        #expect(before[50_000].liked == false, "the older version is unchanged")
+    }
+
+    @Test func middlewareExample() {
+        var log: [String] = []
+        let logger = Middleware<Int, Int> { context, action, next in
+            log.append("→ \(action)"); next(action); log.append("state: \(context.state)")
+        }
+        let store = Store(state: 0, reducer: { $0 += $1 }, middleware: [logger])
+        store.dispatch(2)
+        #expect(log == ["→ 2", "state: 2"])
+    }
+}
