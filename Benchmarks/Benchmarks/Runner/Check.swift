@@ -1,0 +1,69 @@
+import Foundation
+import StrategyKit
+
+/// The CI check: does the subject strategy (faststore) keep its lead?
+///
+/// Thresholds file (JSON):
+/// ```
+/// { "subject": "faststore", "reference": "full-copy",
+///   "checks": [ { "profile": "todo", "entities": 1000,
+///                 "maxAllocationsPerDispatch": 8, "maxMedianRatio": 0.5 } ] }
+/// ```
+/// `maxAllocationsPerDispatch` bounds the subject's jemalloc allocation
+/// count per dispatch (deterministic for single-threaded profiles);
+/// `maxMedianRatio` bounds subject median / reference median, both measured
+/// in the same run (so a slow or noisy machine slows both).
+struct Thresholds: Codable {
+    struct Check: Codable {
+        var profile: String
+        var entities: Int?
+        var maxAllocationsPerDispatch: Double?
+        var maxMedianRatio: Double?
+        var maxConsumerBytes: Int?
+    }
+    var subject: String
+    var reference: String
+    var checks: [Check]
+}
+
+enum CIChecker {
+    /// Prints one line per check and returns whether all passed.
+    static func run(_ thresholds: Thresholds, results: [CellResult], profiles: [ProfileSpec], quick: Bool) -> Bool {
+        var passed = true
+        func report(_ ok: Bool, _ text: String) {
+            print("\(ok ? "PASS" : "FAIL")  \(text)")
+            if !ok { passed = false }
+        }
+        print("\nCI check: \(thresholds.subject) against \(thresholds.reference)")
+        for check in thresholds.checks {
+            guard let profile = profiles.first(where: { $0.name == check.profile }) else {
+                report(false, "\(check.profile): profile not in this run")
+                continue
+            }
+            let size = check.entities ?? (quick ? profile.quickEntities : profile.entities)
+            let name = "\(check.profile).N\(size)"
+            guard let subject = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == thresholds.subject }) else {
+                report(false, "\(name): no result for '\(thresholds.subject)' (strategy not in this build or size not run)")
+                continue
+            }
+            if let limit = check.maxAllocationsPerDispatch {
+                report(subject.allocationsPerDispatch <= limit,
+                       "\(name).allocations: \(String(format: "%.2f", subject.allocationsPerDispatch)) per dispatch (limit \(limit))")
+            }
+            if let limit = check.maxConsumerBytes {
+                report(subject.consumerBytes <= limit,
+                       "\(name).consumerBytes: \(subject.consumerBytes) (limit \(limit))")
+            }
+            if let limit = check.maxMedianRatio {
+                guard let reference = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == thresholds.reference }) else {
+                    report(false, "\(name): no result for reference '\(thresholds.reference)'")
+                    continue
+                }
+                let ratio = subject.medianNs / max(reference.medianNs, 1)
+                report(ratio <= limit,
+                       "\(name).medianRatio: \(Format.duration(subject.medianNs)) / \(Format.duration(reference.medianNs)) = \(String(format: "%.3f", ratio)) (limit \(limit))")
+            }
+        }
+        return passed
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import StrategyKit
+
+/// `fsbench --self-test`: checks the harness itself (run by
+/// scripts/bench-ci.sh). Returns whether every check passed.
+enum SelfTest {
+    final class Box {
+        var value: Int
+        init(_ value: Int) { self.value = value }
+    }
+
+    static func run(meter: JemallocMeter, profiles: [ProfileSpec]) -> Bool {
+        var failures = 0
+        func check(_ ok: Bool, _ text: @autoclosure () -> String) {
+            print("\(ok ? "ok  " : "FAIL") \(text())")
+            if !ok { failures += 1 }
+        }
+
+        // 1. The allocation counter is exact, on this thread and on others.
+        check(meter.overhead.count == 0, "reading jemalloc's totals allocates nothing (measured \(meter.overhead.count))")
+        var boxes: [Box] = []
+        boxes.reserveCapacity(1000)
+        let start = meter.allocationTotals()
+        for i in 0..<1000 { boxes.append(Box(i)) }
+        let end = meter.allocationTotals()
+        check((end - start).count == 1000, "1,000 objects count as 1,000 allocations (measured \((end - start).count))")
+        check((end - start).bytes >= 24_000 && (end - start).bytes <= 48_000, "and 24–48 KB (measured \((end - start).bytes) bytes)")
+        boxes.removeAll()
+
+        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), done = DispatchGroup()
+        for _ in 0..<4 {
+            done.enter()
+            let thread = Thread {
+                var local: [Box] = []
+                local.reserveCapacity(500)
+                meter.flushThreadCache()
+                ready.signal()
+                go.wait()
+                for i in 0..<500 { local.append(Box(i)) }
+                meter.flushThreadCache()
+                withExtendedLifetime(local) { done.leave() }
+            }
+            thread.start()
+        }
+        for _ in 0..<4 { ready.wait() }
+        let threadStart = meter.allocationTotals()
+        for _ in 0..<4 { go.signal() }
+        done.wait()
+        let threadEnd = meter.allocationTotals()
+        check((threadEnd - threadStart).count == 2000,
+              "4 threads × 500 objects count as 2,000 allocations (measured \((threadEnd - threadStart).count))")
+
+        let live0 = meter.liveBytes()
+        var big = [UInt8](repeating: 1, count: 10_000_000)
+        let live1 = meter.liveBytes()
+        big[5] = 2
+        withExtendedLifetime(big) {}
+        check(live1 - live0 >= 10_000_000 && live1 - live0 < 11_000_000, "a 10 MB array adds 10 MB of live bytes (measured \(live1 - live0))")
+
+        // 2. Malformed profiles are rejected naming the field.
+        for fixture in ProfileFixtures.malformed {
+            do {
+                _ = try ProfileLoader.parse(Data(fixture.json.utf8), file: "fixture-\(fixture.name).json")
+                check(false, "malformed profile '\(fixture.name)' is rejected (it was accepted)")
+            } catch {
+                check(error.field == fixture.field && error.description.contains(fixture.mentions),
+                      "malformed profile '\(fixture.name)' is rejected: \(error)")
+            }
+        }
+        do {
+            _ = try ProfileLoader.parse(Data(ProfileFixtures.valid.utf8), file: "fixture-valid.json")
+            check(true, "the minimal valid profile is accepted")
+        } catch {
+            check(false, "the minimal valid profile is accepted: \(error)")
+        }
+
+        // 3. Strategies that compare values deliver the same callbacks with
+        //    the same values; observation delivers at least as many (it is
+        //    called for any write, equal or not).
+        for profile in profiles {
+            let size = min(profile.quickEntities, 2_000)
+            var spec = profile
+            spec.tree.depth = min(spec.tree.depth, 8)
+            let workload = Workload(profile: spec, entities: size, maxDispatches: 200, seconds: 1, warmup: 0)
+            var totals: [String: Sink.Totals] = [:]
+            for strategy in Strategies.all {
+                let subject = strategy.init(workload: workload)
+                subject.attachConsumers()
+                for action in workload.actions.prefix(200) {
+                    subject.dispatch(action)
+                    subject.waitUntilIdle()
+                }
+                totals[strategy.name] = subject.delivered
+            }
+            let reference = totals[FullCopyStrategy.name]!
+            check(reference.callbacks > 0, "\(profile.name): the workload makes consumers fire (\(reference.callbacks) callbacks)")
+            for (name, t) in totals.sorted(by: { $0.key < $1.key }) where name != FullCopyStrategy.name {
+                if name == ObservationStrategy.name {
+                    check(t.callbacks >= reference.callbacks, "\(profile.name): \(name) delivers at least full-copy's \(reference.callbacks) callbacks (\(t.callbacks))")
+                } else {
+                    check(t == reference, "\(profile.name): \(name) delivers the same callbacks as full-copy (\(t.callbacks) vs \(reference.callbacks), checksums \(t.checksum == reference.checksum ? "equal" : "differ"))")
+                }
+            }
+        }
+
+        print(failures == 0 ? "self-test passed" : "self-test: \(failures) failure(s)")
+        return failures == 0
+    }
+}
+
+/// Profiles the validation must reject, with the field it must name.
+enum ProfileFixtures {
+    struct Fixture {
+        var name: String
+        var json: String
+        var field: String
+        var mentions: String
+    }
+
+    static let valid = """
+    {"name": "tiny", "description": "d", "state": {"entities": 10, "titleLength": 4},
+     "consumers": [{"select": "entity", "count": 2}],
+     "actions": [{"kind": "updateEntities", "field": "done", "entities": 1, "weight": 1}],
+     "dispatch": {"pattern": "single"}}
+    """
+
+    static func replacing(_ old: String, _ new: String) -> String {
+        precondition(valid.contains(old), "fixture text '\(old)' not in the valid profile")
+        return valid.replacingOccurrences(of: old, with: new)
+    }
+
+    static let malformed: [Fixture] = [
+        Fixture(name: "syntax", json: "{\"name\": ", field: "", mentions: "valid JSON"),
+        Fixture(name: "not-object", json: "[1, 2]", field: "", mentions: "a JSON object"),
+        Fixture(name: "missing-state", json: """
+            {"name": "x", "description": "d", "consumers": [], "actions": [], "dispatch": {"pattern": "single"}}
+            """, field: "state", mentions: "required"),
+        Fixture(name: "entities-string", json: replacing("\"entities\": 10,", "\"entities\": \"ten\","), field: "state.entities", mentions: "an integer"),
+        Fixture(name: "entities-zero", json: replacing("\"entities\": 10,", "\"entities\": 0,"), field: "state.entities", mentions: "1...10000000"),
+        Fixture(name: "unknown-key", json: replacing("\"titleLength\": 4", "\"titleLength\": 4, \"entites\": 3"), field: "state.entites", mentions: "unknown key"),
+        Fixture(name: "bad-select", json: replacing("\"select\": \"entity\"", "\"select\": \"entities\""), field: "consumers[0].select", mentions: "\"entity\""),
+        Fixture(name: "bad-kind", json: replacing("\"kind\": \"updateEntities\"", "\"kind\": \"toggle\""), field: "actions[0].kind", mentions: "\"updateEntities\""),
+        Fixture(name: "missing-field", json: replacing("\"field\": \"done\", ", ""), field: "actions[0].field", mentions: "required by updateEntities"),
+        Fixture(name: "too-many-entities", json: replacing("\"entities\": 1,", "\"entities\": 11,"), field: "actions[0].entities", mentions: "1...10"),
+        Fixture(name: "bad-pattern", json: replacing("\"pattern\": \"single\"", "\"pattern\": \"parallel\""), field: "dispatch.pattern", mentions: "\"threads\""),
+        Fixture(name: "threads-missing", json: replacing("\"pattern\": \"single\"", "\"pattern\": \"threads\""), field: "dispatch.threads", mentions: "required"),
+        Fixture(name: "tree-leaf-without-tree", json: replacing("\"select\": \"entity\"", "\"select\": \"treeLeaf\""), field: "consumers[0].select", mentions: "state.tree"),
+        Fixture(name: "name-with-space", json: replacing("\"name\": \"tiny\"", "\"name\": \"my app\""), field: "name", mentions: "no spaces"),
+        Fixture(name: "no-consumers", json: replacing("\"count\": 2", "\"count\": 0"), field: "consumers", mentions: "between 1 and"),
+        Fixture(name: "sweep-order", json: replacing("\"dispatch\"", "\"sweep\": [100, 10], \"dispatch\""), field: "sweep[1]", mentions: "increasing"),
+    ]
+}
