@@ -59,6 +59,9 @@ public func monotonicNanoseconds() -> UInt64 {
 
 /// Runs strategies on workloads and takes the figures.
 public enum Driver {
+    /// Samples taken even when they overrun the time budget.
+    public static let minimumSamples = 5
+
     /// Dispatches before the measured phase (caches, first-use metadata).
     public static func warmupCount(_ w: Workload) -> Int { max(w.profile.burstSize * w.profile.threads, min(50, w.maxDispatches / 10)) }
 
@@ -75,10 +78,15 @@ public enum Driver {
 
         let burst = workload.profile.burstSize
         let warmup = warmupCount(workload)
+        // Warm-up: `warmup` dispatches, or a quarter of the time budget when
+        // dispatches are slow (at least one burst).
         var next = 0
+        let warmupStart = monotonicNanoseconds()
+        let warmupLimit = UInt64(workload.seconds * 0.25e9)
         while next + burst <= warmup {
             for _ in 0..<burst { subject.dispatch(workload.actions[next]); next += 1 }
             subject.waitUntilIdle()
+            if monotonicNanoseconds() - warmupStart > warmupLimit { break }
         }
         let warm = subject.delivered
 
@@ -112,7 +120,7 @@ public enum Driver {
                 now = monotonicNanoseconds()
                 samples.append(Double(now - t0) / Double(burst))
                 dispatched += burst
-                if now - start > limitNs, samples.count >= 10 { break }
+                if now - start > limitNs, samples.count >= minimumSamples { break }
             }
             wallNs = now - start
             allocEnd = meter.allocationTotals()
@@ -197,7 +205,7 @@ public enum Driver {
                 now = monotonicNanoseconds()
                 local.append(Double(now - t0) / Double(burst))
                 count += burst
-                if now - start > limitNs, local.count >= 10 { break }
+                if now - start > limitNs, local.count >= minimumSamples { break }
             }
             meter.flushThreadCache()
             finished.leave()
