@@ -52,7 +52,9 @@ fi
 build_seconds=$(( $(date +%s) - build_started ))
 say "built in ${build_seconds}s"
 
-# 3. Run.
+# 3. Run. Deterministic hashing makes allocation counts repeatable
+# (Dictionary and Set growth otherwise depends on a per-process seed).
+export SWIFT_DETERMINISTIC_HASHING=1
 args=("$@")
 extra=()
 if [ ${#args[@]} -eq 0 ]; then

@@ -34,6 +34,7 @@ public final class Sink: @unchecked Sendable {
     public struct Totals: Sendable, Equatable {
         public var callbacks: Int
         public var checksum: Int
+        public init(callbacks: Int, checksum: Int) { self.callbacks = callbacks; self.checksum = checksum }
     }
     // NB: callbacks run under their strategy's lock; the mutex only makes
     // reading the totals from another thread well-defined.
