@@ -45,6 +45,23 @@ internal final class _DrainChanges: @unchecked Sendable {
         self.newRoot = newRoot
     }
 
+    /// The changes of consecutive drains as one: the union of their writes,
+    /// from the first one's old root to the last one's new root. Valid for
+    /// finding affected readers, which is a union over writes.
+    ///
+    /// - Precondition: `spans` is not empty and each span starts where the
+    ///   previous one ended.
+    @usableFromInline
+    static func merging(_ spans: [_DrainChanges]) -> _DrainChanges {
+        precondition(!spans.isEmpty, "FastStore: internal error: merging no drain changes")
+        if spans.count == 1 { return spans[0] }
+        return _DrainChanges(
+            writes: spans.flatMap(\.writes),
+            oldRoot: spans.first!.oldRoot,
+            newRoot: spans.last!.newRoot
+        )
+    }
+
     /// The changes installed for the calling thread, if it is notifying.
     @inlinable static var current: _DrainChanges? { _current.value }
 

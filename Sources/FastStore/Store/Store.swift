@@ -1,0 +1,521 @@
+import Atomics
+#if canImport(Combine)
+import Combine
+#endif
+#if canImport(Dispatch)
+import Dispatch
+#endif
+import Observation
+
+/// A store: holds the state, reduces dispatched actions into it in order, and
+/// notifies subscribers once per batch.
+///
+/// A drop-in for the store people write by hand:
+///
+/// ```swift
+/// typealias AppStore = Store<AppState, AppAction>
+/// let store = AppStore(state: AppState(currentDice: "⚀"), reducer: appReducer(_:_:))
+/// store.dispatch(action: .rollTheDice)
+/// print(store.state.currentDice)
+/// ```
+///
+/// ## Threading
+/// `dispatch` is safe from any thread or task. Actions go onto one serial
+/// queue. A `dispatch` that finds no drain running drains the queue itself, on
+/// the calling thread: it takes every queued action, reduces them in order on
+/// one working copy of the state, publishes the new state once, then notifies
+/// subscribers once for the whole batch; it repeats while actions keep
+/// arriving and returns when the queue is empty.
+///
+/// So `state` reflects a dispatched action:
+/// - when `dispatch` returns, if no drain was running when it was called
+///   (the common case: one thread, outside any callback);
+/// - later, in the same drain, if it was called from inside the drain
+///   (reducer, middleware or subscriber: the action is queued behind the
+///   others, never reduced re-entrantly, never a deadlock) or while another
+///   thread was draining (that thread reduces it before it stops).
+///
+/// To wait for every action dispatched so far, `await store.flush()` (or
+/// `waitUntilIdle()` from synchronous code outside the drain).
+///
+/// No action is lost and none is reduced twice, whatever the number of
+/// threads: the queue and the drain flag change under one lock, and only the
+/// thread that set the flag reduces.
+///
+/// ## Subscribers
+/// Subscribers are called in subscription order, on the draining thread by
+/// default, after the state is published (so `store.state` inside the call
+/// returns at least the notified state). Ask for ``NotificationThread/main``
+/// to be called on the main thread instead. Cancelling or releasing a
+/// subscription, or deallocating an object subscriber, during a notification
+/// is safe.
+///
+/// ## Observation
+/// `Store` is `Observable`: `withObservationTracking { store.state }` sees
+/// every published change. Where Combine exists it is also an
+/// `ObservableObject`, usable as `@EnvironmentObject` / `@ObservedObject`.
+public final class Store<State, Action>: @unchecked Sendable {
+    // NB: the mutable state lives in two manually allocated structs reached
+    // through pointers, not in stored `var`s: class properties pay Swift's
+    // dynamic exclusivity checks on every access (about half the cost of a
+    // dispatch, measured with `perf record`), pointers do not. Exclusivity is
+    // guaranteed by the lock and the single-drainer rule instead.
+
+    /// Guarded by `_lock`: the published state, the queue, the subscribers.
+    @usableFromInline let _guarded: UnsafeMutablePointer<_StoreGuarded<State, Action>>
+    /// Owned by the draining thread (at most one at a time, see
+    /// `_DispatchQueueState.isDraining`): the working copy and the batch.
+    @usableFromInline let _owned: UnsafeMutablePointer<_StoreDrainOwned<State, Action>>
+    @usableFromInline let _lock = _Lock()
+    @usableFromInline let _journal = _WriteJournal()
+
+    @usableFromInline let _reducer: Reducer<State, Action>
+    @usableFromInline let _middleware: [Middleware<State, Action>]
+    @usableFromInline let _rootVersion: ((State) -> _RootVersion)?
+    @usableFromInline let _registrar = ObservationRegistrar()
+    /// `\.state`, instantiated once: a key path into a generic class is
+    /// otherwise built at run time on every use (two mallocs, microseconds).
+    @usableFromInline let _stateKeyPath: KeyPath<Store<State, Action>, State>
+    /// Whether `state` was read since the last publish. Observation
+    /// registrations are one-shot and made by reading `state`, so a publish
+    /// with no read since the previous one has nobody to tell and skips the
+    /// registrar (~100 ns).
+    @usableFromInline let _readSincePublish = ManagedAtomic<Bool>(true)
+
+    #if canImport(Combine)
+    /// Combine's change publisher, for SwiftUI's `ObservableObject` support.
+    public let objectWillChange = ObservableObjectPublisher()
+    #endif
+
+    /// Creates a store.
+    ///
+    /// - Parameters:
+    ///   - state: The initial state.
+    ///   - reducer: Applies one action to the state, in place.
+    ///   - middleware: Runs, in order, before the reducer for every action.
+    public init(
+        state: State,
+        reducer: @escaping Reducer<State, Action>,
+        middleware: [Middleware<State, Action>] = []
+    ) {
+        _guarded = .allocate(capacity: 1)
+        _guarded.initialize(to: _StoreGuarded(state: state))
+        _owned = .allocate(capacity: 1)
+        _owned.initialize(to: _StoreDrainOwned(working: state))
+        _reducer = reducer
+        _middleware = middleware
+        _rootVersion = _RootVersion.reader(for: State.self)
+        _stateKeyPath = \Store<State, Action>.state
+    }
+
+    deinit {
+        _guarded.deinitialize(count: 1)
+        _guarded.deallocate()
+        _owned.deinitialize(count: 1)
+        _owned.deallocate()
+    }
+
+    /// The latest published state.
+    ///
+    /// Reflects every action of every finished batch (see the threading notes
+    /// on ``Store``). Reading it registers an Observation access.
+    ///
+    /// - Complexity: O(1): a lock and a copy of the state value (its buffers
+    ///   are shared, not copied).
+    public var state: State {
+        // NB: flag before registering, so a publish that finds the flag clear
+        // cannot race with a registration it should have seen.
+        if !_readSincePublish.load(ordering: .relaxed) {
+            _readSincePublish.store(true, ordering: .sequentiallyConsistent)
+        }
+        _registrar.access(self, keyPath: _stateKeyPath)
+        _lock.lock()
+        defer { _lock.unlock() }
+        return _guarded.pointee.state
+    }
+
+    /// Dispatches an action. See ``Store`` for when `state` reflects it.
+    ///
+    /// - Complexity: amortized O(1) plus the reducer, when this call drains:
+    ///   one lock to enqueue, one to take the batch, one to publish.
+    @inlinable
+    public func dispatch(_ action: Action) {
+        _lock.lock()
+        let mustDrain = _guarded.pointee.queue.enqueue(action)
+        _lock.unlock()
+        if mustDrain { _drain(first: action) }
+    }
+
+    /// Dispatches several actions at once: they are queued together, in
+    /// order, so no other thread's action lands between them, and a drain
+    /// that finds them all queued reduces them as one batch with one
+    /// notification.
+    ///
+    /// - Complexity: O(`actions.count`) plus the reducer, when this call drains.
+    @inlinable
+    public func dispatch<S: Sequence>(contentsOf actions: S) where S.Element == Action {
+        _lock.lock()
+        let mustDrain = _guarded.pointee.queue.enqueue(contentsOf: actions)
+        _lock.unlock()
+        if mustDrain { _drain(first: nil) }
+    }
+
+    /// Dispatches an action (the hand-written store's spelling).
+    @inlinable
+    public func dispatch(action: Action) {
+        dispatch(action)
+    }
+
+    /// Waits until every action dispatched before this call has been reduced,
+    /// published and notified (the queue is empty and no drain runs).
+    ///
+    /// Calling it from inside the drain (a reducer, middleware or subscriber)
+    /// would wait for itself: that is a precondition failure.
+    public func flush() async {
+        precondition(
+            _DrainMarker.current !== self,
+            "FastStore: Store.flush() called from inside the store's own drain (reducer, middleware or subscriber); it would wait for itself"
+        )
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            _lock.lock()
+            if _guarded.pointee.queue.isIdle {
+                _lock.unlock()
+                continuation.resume()
+            } else {
+                _guarded.pointee.queue.idleWaiters.append(continuation)
+                _lock.unlock()
+            }
+        }
+    }
+
+    /// Blocks the calling thread until the queue is idle (see ``flush()``).
+    ///
+    /// - Precondition: not called from inside this store's drain.
+    public func waitUntilIdle() {
+        precondition(
+            _DrainMarker.current !== self,
+            "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber); it would wait for itself"
+        )
+        while true {
+            _lock.lock()
+            let idle = _guarded.pointee.queue.isIdle
+            _lock.unlock()
+            if idle { return }
+            _yieldThread()
+        }
+    }
+
+    /// Number of actions dispatched so far.
+    public var dispatchedCount: UInt64 {
+        _lock.withLock { _guarded.pointee.queue.enqueuedCount }
+    }
+
+    // MARK: - Drain
+
+    /// Reduces batches until the queue is empty. Runs on one thread at a
+    /// time: the one whose `enqueue` returned `true`.
+    ///
+    /// Per batch: reduce on the working copy (journaled when the state is
+    /// versioned), publish under the lock, notify subscribers, then take the
+    /// next batch or end the drain under the lock. With no subscribers the
+    /// publish, the take and the end share one critical section, so a lone
+    /// dispatch costs two lock round trips.
+    ///
+    /// - Parameter first: An action to reduce before anything queued (the
+    ///   dispatching thread's own action, never queued).
+    @inlinable
+    func _drain(first: Action?) {
+        let outerMarker = _DrainMarker.current
+        _DrainMarker.current = self
+        defer { _DrainMarker.current = outerMarker }
+
+        var first = first
+        // NB: only the draining thread writes `_guarded.pointee.state`, so it
+        // may read it without the lock.
+        _owned.pointee.working = _guarded.pointee.state
+        if first == nil {
+            _lock.lock()
+            let took = _guarded.pointee.queue.takePending(into: &_owned.pointee.batch)
+            _lock.unlock()
+            precondition(took, "FastStore: internal error: a drain started with nothing to reduce")
+        }
+        while true {
+            // Reduce one batch on the working copy.
+            let oldRoot = _rootVersion?(_owned.pointee.working)
+            if oldRoot != nil {
+                _journal.reset()
+                _journal.record { _reduceBatch(first: first) }
+            } else {
+                _reduceBatch(first: first)
+            }
+            first = nil
+            _owned.pointee.batch.removeAll(keepingCapacity: true)
+            let changes = oldRoot.map { old in
+                _DrainChanges(writes: _journal.writes, oldRoot: old, newRoot: _rootVersion!(_owned.pointee.working))
+            }
+
+            // Publish it, notify, then take the next batch or finish.
+            let observed = _readSincePublish.exchange(false, ordering: .sequentiallyConsistent)
+            if observed { _registrar.willSet(self, keyPath: _stateKeyPath) }
+            _willChange()
+            var finished: [CheckedContinuation<Void, Never>]? = nil
+            _lock.lock()
+            _guarded.pointee.state = _owned.pointee.working
+            let subscribers = _guarded.pointee.subscribers
+            if subscribers.isEmpty {
+                finished = _takeNextBatchOrFinish()
+            }
+            _lock.unlock()
+            if observed { _registrar.didSet(self, keyPath: _stateKeyPath) }
+            if !subscribers.isEmpty {
+                if let changes {
+                    changes.installed { _notify(subscribers, _owned.pointee.working, changes) }
+                } else {
+                    _notify(subscribers, _owned.pointee.working, nil)
+                }
+                _lock.lock()
+                finished = _takeNextBatchOrFinish()
+                _lock.unlock()
+            }
+            if let waiters = finished {
+                for waiter in waiters { waiter.resume() }
+                return
+            }
+        }
+    }
+
+    /// Under the lock: takes the pending actions as the next batch, or, when
+    /// none are pending, ends the drain and returns the waiters to resume.
+    @inlinable
+    func _takeNextBatchOrFinish() -> [CheckedContinuation<Void, Never>]? {
+        if _guarded.pointee.queue.takePending(into: &_owned.pointee.batch) { return nil }
+        return _guarded.pointee.queue.finishIfIdle()!
+    }
+
+    @inlinable
+    func _reduceBatch(first: Action?) {
+        if _middleware.isEmpty {
+            if let first { _reducer(&_owned.pointee.working, first) }
+            for action in _owned.pointee.batch { _reducer(&_owned.pointee.working, action) }
+        } else {
+            let context = MiddlewareContext(store: self)
+            if let first { _runChain(0, first, context) }
+            for action in _owned.pointee.batch { _runChain(0, action, context) }
+        }
+    }
+
+    @inlinable
+    func _runChain(_ index: Int, _ action: Action, _ context: MiddlewareContext<State, Action>) {
+        if index == _middleware.count {
+            _reducer(&_owned.pointee.working, action)
+        } else {
+            _middleware[index].body(context, action) { next in
+                self._runChain(index + 1, next, context)
+            }
+        }
+    }
+
+    /// The state middleware sees: the working state inside this store's drain,
+    /// the published state elsewhere.
+    @usableFromInline
+    var _middlewareState: State {
+        _DrainMarker.current === self ? _owned.pointee.working : state
+    }
+
+    @inlinable
+    func _notify(_ subscribers: [_Subscriber<State>], _ newState: State, _ changes: _DrainChanges?) {
+        var sawGone = false
+        for subscriber in subscribers where !subscriber.cancelled.load(ordering: .acquiring) {
+            switch subscriber.thread {
+            case .drainThread:
+                if !subscriber.deliver(newState) { sawGone = true }
+            case .main:
+                _deliverOnMain(subscriber, newState, changes)
+            }
+        }
+        if sawGone { _removeGoneSubscribers() }
+    }
+
+    // MARK: - Subscribing
+
+    /// Calls `body` with the new state after every batch that changes it,
+    /// until the returned subscription is cancelled or released.
+    ///
+    /// The current state is not delivered on subscribing: read ``state``.
+    ///
+    /// - Parameters:
+    ///   - thread: Where `body` runs (default: the draining thread).
+    ///   - body: The subscriber.
+    /// - Returns: The subscription. Keep it: releasing it unsubscribes.
+    /// - Complexity: O(subscribers), to copy the subscriber list.
+    public func subscribe(
+        on thread: NotificationThread = .drainThread,
+        _ body: @escaping (State) -> Void
+    ) -> StoreSubscription {
+        let entry = _addSubscriber(thread: thread, object: nil) { state in
+            body(state)
+            return true
+        }
+        return StoreSubscription { [weak self] in
+            entry.cancelled.store(true, ordering: .releasing)
+            self?._removeSubscriber(id: entry.id)
+        }
+    }
+
+    /// Subscribes an object; the store holds it weakly, and stops calling it
+    /// once it is deallocated or passed to ``unsubscribe(_:)``.
+    ///
+    /// Subscribing an object that is already subscribed does nothing.
+    public func subscribe<Subscriber: StoreSubscriber>(
+        _ subscriber: Subscriber,
+        on thread: NotificationThread = .drainThread
+    ) where Subscriber.StoreSubscriberStateType == State {
+        _lock.lock()
+        let already = _guarded.pointee.subscribers.contains { $0.object === subscriber && !$0.cancelled.load(ordering: .relaxed) }
+        _lock.unlock()
+        if already { return }
+        _ = _addSubscriber(thread: thread, object: subscriber) { [weak subscriber] state in
+            guard let subscriber else { return false }
+            subscriber.newState(state: state)
+            return true
+        }
+    }
+
+    /// Stops notifying `subscriber`. Safe during a notification.
+    public func unsubscribe(_ subscriber: AnyObject) {
+        _lock.lock()
+        var kept: [_Subscriber<State>] = []
+        kept.reserveCapacity(_guarded.pointee.subscribers.count)
+        for entry in _guarded.pointee.subscribers {
+            if entry.isObjectSubscriber && entry.object === subscriber {
+                entry.cancelled.store(true, ordering: .releasing)
+            } else {
+                kept.append(entry)
+            }
+        }
+        _guarded.pointee.subscribers = kept
+        _lock.unlock()
+    }
+
+    /// Number of live subscriptions.
+    public var subscriberCount: Int {
+        _lock.withLock {
+            _guarded.pointee.subscribers.count { !$0.cancelled.load(ordering: .relaxed) && (!$0.isObjectSubscriber || $0.object != nil) }
+        }
+    }
+
+    func _addSubscriber(thread: NotificationThread, object: AnyObject?, deliver: @escaping (State) -> Bool) -> _Subscriber<State> {
+        _lock.lock()
+        defer { _lock.unlock() }
+        _guarded.pointee.nextSubscriberID &+= 1
+        let entry = _Subscriber<State>(id: _guarded.pointee.nextSubscriberID, thread: thread, object: object, deliver: deliver)
+        // NB: replace the array rather than append in place when a drain may
+        // be iterating a snapshot of it; `append` on a shared buffer copies
+        // anyway, so this costs nothing extra.
+        _guarded.pointee.subscribers.append(entry)
+        return entry
+    }
+
+    func _removeSubscriber(id: UInt64) {
+        _lock.lock()
+        _guarded.pointee.subscribers.removeAll { $0.id == id }
+        _lock.unlock()
+    }
+
+    @usableFromInline
+    func _removeGoneSubscribers() {
+        _lock.lock()
+        _guarded.pointee.subscribers.removeAll { $0.isObjectSubscriber && $0.object == nil }
+        _lock.unlock()
+    }
+
+    @usableFromInline
+    func _deliverOnMain(_ subscriber: _Subscriber<State>, _ newState: State, _ changes: _DrainChanges?) {
+        #if canImport(Dispatch)
+        subscriber.mainLock.lock()
+        // Coalesced notifications carry the union of their batches' writes,
+        // from the first batch's old root to the last one's new root, so a
+        // StateConsumer on the main thread keeps its journaled fast path. One
+        // batch without changes (unversioned state) drops them for the span.
+        if subscriber.mainPending == nil {
+            subscriber.mainChanges = changes.map { [$0] }
+        } else if let changes {
+            subscriber.mainChanges?.append(changes)
+        } else {
+            subscriber.mainChanges = nil
+        }
+        subscriber.mainPending = newState
+        let schedule = !subscriber.mainScheduled
+        subscriber.mainScheduled = true
+        subscriber.mainLock.unlock()
+        guard schedule else { return }
+        let box = _UncheckedSendable((self, subscriber))
+        DispatchQueue.main.async {
+            let (store, subscriber) = box.value
+            subscriber.mainLock.lock()
+            let state = subscriber.mainPending
+            let changes = subscriber.mainChanges.map(_DrainChanges.merging)
+            subscriber.mainPending = nil
+            subscriber.mainChanges = nil
+            subscriber.mainScheduled = false
+            subscriber.mainLock.unlock()
+            guard let state, !subscriber.cancelled.load(ordering: .acquiring) else { return }
+            let delivered = changes.map { changes in changes.installed { subscriber.deliver(state) } }
+                ?? subscriber.deliver(state)
+            if !delivered { store._removeGoneSubscribers() }
+        }
+        #else
+        _ = subscriber.deliver(newState)
+        #endif
+    }
+}
+
+/// The part of a store guarded by its lock.
+@usableFromInline
+internal struct _StoreGuarded<State, Action> {
+    @usableFromInline var state: State
+    @usableFromInline var queue = _DispatchQueueState<Action>()
+    @usableFromInline var subscribers: [_Subscriber<State>] = []
+    @usableFromInline var nextSubscriberID: UInt64 = 0
+    @inlinable init(state: State) { self.state = state }
+}
+
+/// The part of a store only its draining thread touches.
+@usableFromInline
+internal struct _StoreDrainOwned<State, Action> {
+    @usableFromInline var working: State
+    @usableFromInline var batch: [Action] = []
+    @inlinable init(working: State) {
+        self.working = working
+        batch.reserveCapacity(64)
+    }
+}
+
+/// The store whose drain runs on the calling thread, if any.
+@usableFromInline
+internal enum _DrainMarker {
+    @usableFromInline static let _slot = _ThreadLocal<AnyObject>()
+    @inlinable static var current: AnyObject? {
+        get { _slot.value }
+        set { _slot.value = newValue }
+    }
+}
+
+@usableFromInline
+internal struct _UncheckedSendable<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+    @inlinable init(_ value: Value) { self.value = value }
+}
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+@usableFromInline
+internal func _yieldThread() {
+    sched_yield()
+}
