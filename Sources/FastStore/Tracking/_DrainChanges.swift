@@ -30,6 +30,11 @@ internal struct _RootVersion: Hashable, Sendable {
 /// so that a ``StateConsumer`` fed from a subscriber (the ReSwiftConsumer
 /// pattern `consumer.consume(newState: state)`) can use it instead of
 /// re-running every selector.
+///
+/// The writes describe the step from `oldRoot` to `newRoot` only when
+/// ``isChained`` is true: the root kept its identity and every change of its
+/// stamp went through the journal. A reducer that assigns a whole new state
+/// (`state = other`) breaks the chain; consumers then evaluate every selector.
 @usableFromInline
 internal final class _DrainChanges: @unchecked Sendable {
     @usableFromInline static let _current = _ThreadLocal<_DrainChanges>()
@@ -37,12 +42,36 @@ internal final class _DrainChanges: @unchecked Sendable {
     @usableFromInline let writes: [(node: NodeID, kind: _WriteKind)]
     @usableFromInline let oldRoot: _RootVersion?
     @usableFromInline let newRoot: _RootVersion?
+    /// Whether `writes` account for every change from `oldRoot` to
+    /// `newRoot` (see the type's documentation).
+    @usableFromInline let isChained: Bool
 
+    /// The changes of a drain whose writes `journal` recorded, the state's
+    /// root being at `oldRoot` before the drain and at `newRoot` after.
+    ///
+    /// - Complexity: O(1); the writes array is shared, not copied.
+    @inlinable
+    init(journal: _WriteJournal, oldRoot: _RootVersion?, newRoot: _RootVersion?) {
+        self.writes = journal.writes
+        self.oldRoot = oldRoot
+        self.newRoot = newRoot
+        if let oldRoot, let newRoot, oldRoot.node == newRoot.node {
+            self.isChained = journal.chains(newRoot.node, from: oldRoot.version, to: newRoot.version)
+        } else {
+            self.isChained = false
+        }
+    }
+
+    /// Changes given as a bare list of writes. Nothing proves that the
+    /// writes account for the whole step from `oldRoot` to `newRoot`, so
+    /// consumers treat them as unchained (they evaluate every selector)
+    /// unless the two roots are equal. Prefer ``init(journal:oldRoot:newRoot:)``.
     @inlinable
     init(writes: [(node: NodeID, kind: _WriteKind)], oldRoot: _RootVersion?, newRoot: _RootVersion?) {
         self.writes = writes
         self.oldRoot = oldRoot
         self.newRoot = newRoot
+        self.isChained = oldRoot != nil && oldRoot == newRoot
     }
 
     /// The changes of consecutive drains as one: the union of their writes,

@@ -66,18 +66,32 @@ internal final class _ReadRecorder {
 /// Journals the writes a store's drain makes to versioned nodes, while
 /// installed for the draining thread by ``_WriteJournal/record(_:)``.
 ///
-/// Besides the list of writes, the journal keeps the last stamp it saw
-/// written for each node. A parent node uses that to prove that a child it
-/// yielded for mutation came back as the same node, changed only by writes
-/// the journal holds (a pass-through), rather than replaced.
+/// Besides the list of writes, the journal keeps, for each node written or
+/// expected, the stamp the node had when the journal first saw it written and
+/// the last stamp it saw written. A parent node uses the last stamp to prove
+/// that a child it yielded for mutation came back as the same node, changed
+/// only by writes the journal holds (a pass-through), rather than replaced;
+/// ``_DrainChanges`` uses both to prove the same of the root
+/// (``_DrainChanges/isChained``).
 @usableFromInline
 internal final class _WriteJournal {
     @usableFromInline static let _current = _ThreadLocal<_WriteJournal>()
 
+    /// The first and last stamps the journal knows for one node.
+    @usableFromInline
+    internal struct _Stamps {
+        /// The stamp the node was written *from* by its first journaled
+        /// write, or `nil` when the chain was started by ``expect(_:at:)``.
+        @usableFromInline var first: VersionStamp?
+        /// The stamp of the node's last journaled write (or expectation).
+        @usableFromInline var last: VersionStamp
+        @inlinable init(first: VersionStamp?, last: VersionStamp) { self.first = first; self.last = last }
+    }
+
     /// Every write in order, with its node.
     @usableFromInline var writes: [(node: NodeID, kind: _WriteKind)] = []
-    /// The latest stamp journaled for each node written or expected.
-    @usableFromInline var lastStamp: [NodeID: VersionStamp] = [:]
+    /// The stamps journaled for each node written or expected.
+    @usableFromInline var stamps: [NodeID: _Stamps] = [:]
 
     @inlinable init() {}
 
@@ -92,13 +106,19 @@ internal final class _WriteJournal {
     @inlinable
     func reset() {
         writes.removeAll(keepingCapacity: true)
-        lastStamp.removeAll(keepingCapacity: true)
+        stamps.removeAll(keepingCapacity: true)
     }
+
+    /// The latest stamp journaled for `node`, if any.
+    @inlinable
+    func lastStamp(of node: NodeID) -> VersionStamp? { stamps[node]?.last }
 
     /// Journals a write of `node` from stamp `old` to stamp `new`. A write
     /// whose `old` stamp is not the last one journaled for the node means the
     /// node was replaced behind the journal's back: it is journaled as
     /// ``_WriteKind/content``.
+    ///
+    /// - Complexity: O(1) amortized: one dictionary update, one append.
     @inlinable @inline(__always)
     static func write(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: _WriteKind) {
         guard let journal = _current.value else { return }
@@ -108,8 +128,12 @@ internal final class _WriteJournal {
     @usableFromInline
     func _write(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: _WriteKind) {
         var kind = kind
-        if let last = lastStamp[node], last != old { kind = .content }
-        lastStamp[node] = new
+        if let known = stamps[node] {
+            if known.last != old { kind = .content }
+            stamps[node]!.last = new
+        } else {
+            stamps[node] = _Stamps(first: old, last: new)
+        }
         writes.append((node, kind))
     }
 
@@ -118,7 +142,11 @@ internal final class _WriteJournal {
     @inlinable @inline(__always)
     static func expect(_ node: NodeID, at stamp: VersionStamp) -> Bool {
         guard let journal = _current.value else { return false }
-        journal.lastStamp[node] = stamp
+        if journal.stamps[node] != nil {
+            journal.stamps[node]!.last = stamp
+        } else {
+            journal.stamps[node] = _Stamps(first: nil, last: stamp)
+        }
         return true
     }
 
@@ -128,6 +156,21 @@ internal final class _WriteJournal {
     @inlinable
     static func isPassThrough(_ node: NodeID, before: NodeID, at stamp: VersionStamp) -> Bool {
         guard node == before, let journal = _current.value else { return false }
-        return journal.lastStamp[node] == stamp
+        return journal.stamps[node]?.last == stamp
+    }
+
+    /// Whether the journal proves that the node `root`, seen at stamp `old`
+    /// before the writes, reached stamp `new` only through journaled writes
+    /// (or did not change).
+    ///
+    /// NB: a link of the chain that was broken (a write from a stamp other
+    /// than the last one journaled) is itself journaled as
+    /// ``_WriteKind/content``, which affects every reader of the node; so a
+    /// chain that starts at `old` and ends at `new` is enough.
+    @inlinable
+    func chains(_ root: NodeID, from old: VersionStamp, to new: VersionStamp) -> Bool {
+        if old == new { return true }
+        guard let known = stamps[root] else { return false }
+        return known.first == old && known.last == new
     }
 }

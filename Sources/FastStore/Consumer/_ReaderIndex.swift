@@ -1,0 +1,97 @@
+/// Which consumers read what from which versioned node: the inverse of the
+/// consumers' dependency lists, keyed by node.
+///
+/// A consume looks up only the nodes a drain wrote, so its cost follows the
+/// writes and the consumers they affect, never the number of consumers or
+/// the size of the state.
+@usableFromInline
+internal struct _ReaderIndex {
+    /// The readers of one node, by what they read.
+    @usableFromInline
+    internal struct _Readers {
+        @usableFromInline var whole: Set<Int> = []
+        @usableFromInline var member: Set<Int> = []
+        @usableFromInline var elements: [AnyHashable: Set<Int>] = [:]
+
+        @inlinable init() {}
+
+        @inlinable var isEmpty: Bool { whole.isEmpty && member.isEmpty && elements.isEmpty }
+    }
+
+    @usableFromInline var nodes: [NodeID: _Readers] = [:]
+
+    @inlinable init() {}
+
+    /// Registers consumer `id` as a reader of `dependency`.
+    ///
+    /// - Complexity: O(1) amortized.
+    @inlinable
+    mutating func insert(_ dependency: _Dependency, reader id: Int) {
+        switch dependency.kind {
+        case .whole: nodes[dependency.node, default: _Readers()].whole.insert(id)
+        case .member: nodes[dependency.node, default: _Readers()].member.insert(id)
+        case .element(let key): nodes[dependency.node, default: _Readers()].elements[key, default: []].insert(id)
+        }
+    }
+
+    /// Unregisters consumer `id` as a reader of `dependency`, dropping the
+    /// node's entry once nobody reads it.
+    ///
+    /// - Complexity: O(1) amortized.
+    @inlinable
+    mutating func remove(_ dependency: _Dependency, reader id: Int) {
+        guard var readers = nodes.removeValue(forKey: dependency.node) else { return }
+        switch dependency.kind {
+        case .whole: readers.whole.remove(id)
+        case .member: readers.member.remove(id)
+        case .element(let key):
+            if var ids = readers.elements.removeValue(forKey: key) {
+                ids.remove(id)
+                if !ids.isEmpty { readers.elements[key] = ids }
+            }
+        }
+        if !readers.isEmpty { nodes[dependency.node] = readers }
+    }
+
+    /// Appends to `candidates` the consumers a write of `kind` to `node`
+    /// affects, per the trigger rule: `.content` affects every reader of the
+    /// node, `.passThrough` its whole-node readers, `.element(k)` its
+    /// whole-node readers and the readers of element `k`.
+    ///
+    /// - Complexity: O(1) plus the number of consumers appended.
+    @inlinable
+    func collect(_ node: NodeID, _ kind: _WriteKind, into candidates: inout [Int]) {
+        guard let readers = nodes[node] else { return }
+        candidates.append(contentsOf: readers.whole)
+        switch kind {
+        case .passThrough:
+            break
+        case .content:
+            candidates.append(contentsOf: readers.member)
+            for ids in readers.elements.values { candidates.append(contentsOf: ids) }
+        case .element(let key):
+            if let ids = readers.elements[key] { candidates.append(contentsOf: ids) }
+        }
+    }
+
+    /// The number of (node, kind, reader) registrations, for invariant
+    /// checks and tests.
+    @usableFromInline
+    var registrationCount: Int {
+        nodes.values.reduce(0) { total, readers in
+            total + readers.whole.count + readers.member.count
+                + readers.elements.values.reduce(0) { $0 + $1.count }
+        }
+    }
+
+    /// Whether consumer `id` is registered as a reader of `dependency`.
+    @usableFromInline
+    func contains(_ dependency: _Dependency, reader id: Int) -> Bool {
+        guard let readers = nodes[dependency.node] else { return false }
+        switch dependency.kind {
+        case .whole: return readers.whole.contains(id)
+        case .member: return readers.member.contains(id)
+        case .element(let key): return readers.elements[key]?.contains(id) ?? false
+        }
+    }
+}

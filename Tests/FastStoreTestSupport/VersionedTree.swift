@@ -1,0 +1,135 @@
+import FastStore
+
+// A small versioned state tree for the consumer tests: nodes nesting nodes
+// four levels deep, plain fields, a plain struct holding a node and a plain
+// array of nodes.
+
+public struct TreeLeaf: Hashable, Sendable, CustomStringConvertible {
+    public var a: Int
+    public var b: Int
+    public init(a: Int, b: Int) { self.a = a; self.b = b }
+    public var description: String { "L(\(a),\(b))" }
+}
+
+public struct TreeInner: Hashable, Sendable {
+    public var x: Int
+    public var left: Versioned<TreeLeaf>
+    public var right: Versioned<TreeLeaf>
+    public init(x: Int, left: Versioned<TreeLeaf>, right: Versioned<TreeLeaf>) {
+        self.x = x; self.left = left; self.right = right
+    }
+}
+
+/// A plain (unversioned) struct holding a node.
+public struct TreePair: Hashable, Sendable {
+    public var tag: Int
+    public var node: Versioned<TreeLeaf>
+    public init(tag: Int, node: Versioned<TreeLeaf>) { self.tag = tag; self.node = node }
+}
+
+public struct TreeMid: Hashable, Sendable {
+    public var y: Int
+    public var inner: Versioned<TreeInner>
+    public var leaves: [Versioned<TreeLeaf>]
+    public var pair: TreePair
+    public init(y: Int, inner: Versioned<TreeInner>, leaves: [Versioned<TreeLeaf>], pair: TreePair) {
+        self.y = y; self.inner = inner; self.leaves = leaves; self.pair = pair
+    }
+}
+
+public struct TreeRoot: Hashable, Sendable {
+    public var count: Int
+    public var name: String?
+    public var m1: Versioned<TreeMid>
+    public var m2: Versioned<TreeMid>
+    public var leaf: Versioned<TreeLeaf>
+    public init(count: Int, name: String?, m1: Versioned<TreeMid>, m2: Versioned<TreeMid>, leaf: Versioned<TreeLeaf>) {
+        self.count = count; self.name = name; self.m1 = m1; self.m2 = m2; self.leaf = leaf
+    }
+}
+
+public typealias TreeState = Versioned<TreeRoot>
+
+/// Random trees and random mutations of them. Values are drawn from small
+/// ranges so that writes often store a value equal to the old one.
+public enum TreeGen {
+    public static func int<G: RandomNumberGenerator>(_ rng: inout G) -> Int { Int.random(in: 0...3, using: &rng) }
+
+    public static func leaf<G: RandomNumberGenerator>(_ rng: inout G) -> TreeLeaf {
+        TreeLeaf(a: int(&rng), b: int(&rng))
+    }
+
+    public static func inner<G: RandomNumberGenerator>(_ rng: inout G) -> TreeInner {
+        TreeInner(x: int(&rng), left: Versioned(leaf(&rng)), right: Versioned(leaf(&rng)))
+    }
+
+    public static func mid<G: RandomNumberGenerator>(_ rng: inout G) -> TreeMid {
+        TreeMid(y: int(&rng), inner: Versioned(inner(&rng)),
+                leaves: (0..<Int.random(in: 0...3, using: &rng)).map { _ in Versioned(leaf(&rng)) },
+                pair: TreePair(tag: int(&rng), node: Versioned(leaf(&rng))))
+    }
+
+    public static func root<G: RandomNumberGenerator>(_ rng: inout G) -> TreeRoot {
+        TreeRoot(count: int(&rng), name: Bool.random(using: &rng) ? nil : ["a", "b"].randomElement(using: &rng),
+                 m1: Versioned(mid(&rng)), m2: Versioned(mid(&rng)), leaf: Versioned(leaf(&rng)))
+    }
+
+    public static func state<G: RandomNumberGenerator>(_ rng: inout G) -> TreeState { Versioned(root(&rng)) }
+
+    /// Applies one random mutation to `state` and describes it. `history`
+    /// holds earlier states a mutation may restore (undo).
+    @discardableResult
+    public static func mutate<G: RandomNumberGenerator>(
+        _ state: inout TreeState, history: [TreeState], _ rng: inout G
+    ) -> String {
+        let v = int(&rng)
+        let first = Bool.random(using: &rng)
+        func mid(_ state: inout TreeState, _ body: (inout Versioned<TreeMid>) -> Void) {
+            if first { body(&state.m1) } else { body(&state.m2) }
+        }
+        let m = first ? "m1" : "m2"
+        switch Int.random(in: 0..<26, using: &rng) {
+        case 0: state.count = v; return "count = \(v)"
+        case 1: state.count += 0; return "count += 0"
+        case 2: let n = Bool.random(using: &rng) ? nil : "n\(v)"; state.name = n; return "name = \(n ?? "nil")"
+        case 3: mid(&state) { $0.y = v }; return "\(m).y = \(v)"
+        case 4: mid(&state) { $0.inner.x = v }; return "\(m).inner.x = \(v)"
+        case 5: mid(&state) { $0.inner.left.a = v }; return "\(m).inner.left.a = \(v)"
+        case 6: mid(&state) { $0.inner.right.b = v }; return "\(m).inner.right.b = \(v)"
+        case 7: let l = leaf(&rng); mid(&state) { $0.inner.left = Versioned(l) }; return "\(m).inner.left = new \(l)"
+        case 8: let l = leaf(&rng); mid(&state) { $0.inner.left.value = l }; return "\(m).inner.left.value = \(l)"
+        case 9:
+            var description = "\(m).leaves[?] (empty)"
+            mid(&state) { node in
+                if !node.leaves.isEmpty {
+                    let i = Int.random(in: 0..<node.leaves.count, using: &rng)
+                    node.leaves[i].a = v
+                    description = "\(m).leaves[\(i)].a = \(v)"
+                }
+            }
+            return description
+        case 10: let l = leaf(&rng); mid(&state) { $0.leaves.append(Versioned(l)) }; return "\(m).leaves.append(\(l))"
+        case 11: mid(&state) { if !$0.leaves.isEmpty { $0.leaves.removeLast() } }; return "\(m).leaves.removeLast()"
+        case 12: mid(&state) { $0.pair.node.b = v }; return "\(m).pair.node.b = \(v)"
+        case 13: mid(&state) { $0.pair.tag = v }; return "\(m).pair.tag = \(v)"
+        case 14: state.leaf.a = v; return "leaf.a = \(v)"
+        case 15: state.m2 = state.m1; return "m2 = m1 (aliased node)"
+        case 16: let n = self.mid(&rng); mid(&state) { $0 = Versioned(n) }; return "\(m) = new subtree"
+        case 17: state = self.state(&rng); return "state = new tree"
+        case 18: state.value = root(&rng); return "state.value = new root value"
+        case 19: mid(&state) { $0.inner.left.a = $0.inner.left.a }; return "\(m).inner.left.a = itself"
+        case 20: state.m1.inner = state.m2.inner; return "m1.inner = m2.inner"
+        case 21:
+            guard let past = history.randomElement(using: &rng) else { return "undo (no history)" }
+            state = past; return "state = past state (undo)"
+        case 22: let t = state.m1; state.m1 = state.m2; state.m2 = t; return "swap m1 m2"
+        case 23: bump(&state.leaf); mid(&state) { bump(&$0.inner.right) }; return "bump(leaf), bump(\(m).inner.right) inout"
+        case 24:
+            guard let past = history.randomElement(using: &rng) else { return "m1 = past m1 (no history)" }
+            state.m1 = past.m1; return "m1 = past m1"
+        default: mid(&state) { $0.inner.value.x = v }; return "\(m).inner.value.x = \(v)"
+        }
+    }
+
+    static func bump(_ leaf: inout Versioned<TreeLeaf>) { leaf.a = (leaf.a + 1) % 4 }
+}

@@ -1,0 +1,138 @@
+@_spi(Testing) import FastStore
+import FastStoreTestSupport
+import Testing
+
+/// The fast consumer against the naive reference on random trees, random
+/// mutation sequences (journaled as a store drain journals them, and not)
+/// and random selectors: both must deliver exactly the same callbacks, in
+/// the same order, with the same old and new selections.
+@Suite struct StateConsumerDifferentialTests {
+    /// One randomized run; returns a description of the first divergence.
+    static func run(seed: UInt64, steps: Int, statistics: inout _ConsumeStatistics) -> String? {
+        var rng = SeededGenerator(seed: seed)
+        var state = TreeGen.state(&rng)
+        var history: [TreeState] = [state]
+        let fast = StateConsumer<TreeState>()
+        let naive = NaiveConsumer<TreeState>()
+        let fastLog = EventLog(), naiveLog = EventLog()
+        let counter = SelectorCounter()
+        var handles: [Int: ConsumerHandle<TreeState>] = [:]
+        var nextID = 0
+        var trace: [String] = []
+
+        func addRandomConsumer() {
+            let spec = treeSelectors.randomElement(using: &rng)!
+            let shape = CallbackShape.allCases.randomElement(using: &rng)!
+            let id = nextID
+            nextID += 1
+            handles[id] = spec.register(shape, id, fast, naive, fastLog, naiveLog, counter)
+            trace.append("add #\(id) \(spec.name) \(shape)")
+        }
+        func deliverBoth(_ notify: (TreeState) -> Void) {
+            notify(state)
+        }
+
+        for _ in 0..<Int.random(in: 1...10, using: &rng) { addRandomConsumer() }
+
+        for step in 0..<steps {
+            let roll = Int.random(in: 0..<100, using: &rng)
+            switch roll {
+            case 0..<55:
+                // A store drain: journaled mutations, then both consumers
+                // notified with the drain's changes installed.
+                var described: [String] = []
+                _DrainSimulator.drain(&state, { state in
+                    for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                        described.append(TreeGen.mutate(&state, history: history, &rng))
+                    }
+                }, notify: { newState in
+                    fast.consume(newState: newState)
+                    naive.consume(newState: newState)
+                })
+                trace.append("drain: " + described.joined(separator: "; "))
+            case 55..<62:
+                // A drain nobody consumed: the consumers skip a version.
+                var described: [String] = []
+                _DrainSimulator.drain(&state, { state in
+                    described.append(TreeGen.mutate(&state, history: history, &rng))
+                }, notify: { _ in })
+                trace.append("unconsumed drain: " + described.joined(separator: "; "))
+            case 62..<68:
+                // Unjournaled mutation, consumed without drain changes.
+                let described = TreeGen.mutate(&state, history: history, &rng)
+                fast.consume(newState: state)
+                naive.consume(newState: state)
+                trace.append("unjournaled: \(described)")
+            case 68..<72:
+                // Unjournaled mutation consumed with changes claiming to come
+                // from the consumers' last state (they did not).
+                let before = state
+                let described = TreeGen.mutate(&state, history: history, &rng)
+                _DrainSimulator.notify(state, claimingFrom: before) { newState in
+                    fast.consume(newState: newState)
+                    naive.consume(newState: newState)
+                }
+                trace.append("unjournaled, claimed drain: \(described)")
+            case 72..<76:
+                // A state from elsewhere.
+                state = Bool.random(using: &rng) ? TreeGen.state(&rng) : history.randomElement(using: &rng)!
+                fast.consume(newState: state)
+                naive.consume(newState: state)
+                trace.append("state from elsewhere")
+            case 76..<80:
+                fast.consume(newState: state)
+                naive.consume(newState: state)
+                trace.append("same state again")
+            case 80..<90:
+                addRandomConsumer()
+            case 90..<97:
+                if let id = handles.keys.sorted().randomElement(using: &rng) {
+                    fast.remove(handles.removeValue(forKey: id)!)
+                    naive.remove(id: id)
+                    trace.append("remove #\(id)")
+                }
+            default:
+                fast.removeAll()
+                naive.removeAll()
+                handles.removeAll()
+                trace.append("removeAll")
+                addRandomConsumer()
+            }
+            if Int.random(in: 0..<4, using: &rng) == 0 { history.append(state) }
+            let fastEvents = fastLog.take()
+            let naiveEvents = naiveLog.take()
+            if fastEvents != naiveEvents {
+                return """
+                seed \(seed) (FASTSTORE_SEED=\(seed)), step \(step): callbacks differ
+                  fast:  \(fastEvents)
+                  naive: \(naiveEvents)
+                trace:
+                  \(trace.suffix(30).joined(separator: "\n  "))
+                """
+            }
+        }
+        let stats = fast._statistics
+        statistics.fullConsumes += stats.fullConsumes
+        statistics.journaledConsumes += stats.journaledConsumes
+        statistics.unchangedConsumes += stats.unchangedConsumes
+        statistics.evaluations += stats.evaluations
+        return nil
+    }
+
+    @Test func fastConsumerDeliversExactlyWhatTheNaiveOneDelivers() {
+        var seeds = SeededGenerator.fromEnvironment(fallback: 0xC0_25_0E_12)
+        let runs = environmentSeed == nil ? 400 : 1
+        var statistics = _ConsumeStatistics()
+        for _ in 0..<runs {
+            let seed = runs == 1 ? seeds.seed : seeds.next()
+            if let failure = Self.run(seed: seed, steps: 60, statistics: &statistics) {
+                Issue.record(Comment(rawValue: failure))
+                return
+            }
+        }
+        // The runs must have exercised the journaled path, not only the
+        // evaluate-everything one.
+        #expect(statistics.journaledConsumes > runs * 10)
+        #expect(statistics.fullConsumes > runs)
+    }
+}
