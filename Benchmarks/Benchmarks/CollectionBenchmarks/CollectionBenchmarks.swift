@@ -1,8 +1,234 @@
 import Benchmark
 import FastStore
+import HashTreeCollections
+
+// Side by side at 1,000,000 Int elements, with an older version alive where
+// it matters ("shared"): Swift's Array (one copy-on-write buffer: a write
+// next to an older version copies everything), swift-collections'
+// TreeDictionary<Int, Int> (a persistent hash trie: shares structure, has no
+// stamps and no diff) and FastStore's VersionedList.
+//
+// The 1M structures are global constants built once per process, before the
+// measured region (`startMeasurement` / `stopMeasurement`).
+
+let n = 1_000_000
+
+let arrayFixture = Array(0 ..< n)
+let listFixture = VersionedList(0 ..< n)
+let treeFixture = TreeDictionary(uniqueKeysWithValues: (0 ..< n).lazy.map { ($0, $0) })
+
+/// `listFixture` with one element written: a newer version sharing all but
+/// one path with the fixture.
+let listOneChange: VersionedList<Int> = {
+    var list = listFixture
+    list[n / 2 + 17] = -1
+    return list
+}()
+
+let treeOneChange: TreeDictionary<Int, Int> = {
+    var tree = treeFixture
+    tree[n / 2 + 17] = -1
+    return tree
+}()
+
+/// Positions spread over the whole collection.
+@inline(__always) func position(_ i: Int) -> Int { (i &* 7919 &+ 13) % n }
+
+let quick = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
+    warmupIterations: 10,
+    scalingFactor: .one,
+    maxDuration: .seconds(1),
+    maxIterations: 20_000
+)
+
+let slow = Benchmark.Configuration(
+    metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
+    warmupIterations: 2,
+    scalingFactor: .one,
+    maxDuration: .seconds(2),
+    maxIterations: 60
+)
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark("CollectionBenchmarks.Placeholder") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(VersionStamp.self) }
+    // MARK: Update one element while an older version is alive
+
+    Benchmark("Array.update.shared.1M", configuration: slow) { benchmark in
+        let base = arrayFixture
+        var copy = base
+        var i = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            copy = base
+            copy[position(i)] = i
+            i += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(copy)
+    }
+
+    Benchmark("TreeDictionary.update.shared.1M", configuration: quick) { benchmark in
+        let base = treeFixture
+        var copy = base
+        var i = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            copy = base
+            copy[position(i)] = i
+            i += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(copy)
+    }
+
+    Benchmark("List.update.shared.1M", configuration: quick) { benchmark in
+        let base = listFixture
+        var copy = base
+        var i = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            copy = base
+            copy[position(i)] = i
+            i += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(copy)
+    }
+
+    Benchmark("List.update.unique.1M", configuration: quick) { benchmark in
+        var list = VersionedList(0 ..< n)
+        var i = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            list[position(i)] = i
+            i += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(list)
+    }
+
+    // MARK: What changed, one write among 1M
+
+    Benchmark("List.diff.one.1M", configuration: quick) { benchmark in
+        let older = listFixture, newer = listOneChange
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(newer.difference(from: older))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("List.equal.one.1M", configuration: quick) { benchmark in
+        let older = listFixture, newer = listOneChange
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(newer == older)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("TreeDictionary.equal.one.1M", configuration: quick) { benchmark in
+        let older = treeFixture, newer = treeOneChange
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(newer == older)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("Array.equal.one.1M", configuration: slow) { benchmark in
+        var newer = arrayFixture
+        newer[n / 2 + 17] = -1
+        let older = arrayFixture
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(newer == older)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    // MARK: Read one element
+
+    Benchmark("Array.read.1M", configuration: quick) { benchmark in
+        let array = arrayFixture
+        var i = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(array[position(i)])
+            i += 1
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("List.read.1M", configuration: quick) { benchmark in
+        let list = listFixture
+        var i = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(list[position(i)])
+            i += 1
+        }
+        benchmark.stopMeasurement()
+    }
+
+    // MARK: Iterate all elements
+
+    Benchmark("Array.iterate.1M", configuration: slow) { benchmark in
+        let array = arrayFixture
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            for x in array { sum &+= x }
+            blackHole(sum)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("TreeDictionary.iterate.1M", configuration: slow) { benchmark in
+        let tree = treeFixture
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            for (_, x) in tree { sum &+= x }
+            blackHole(sum)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("List.iterate.1M", configuration: slow) { benchmark in
+        let list = listFixture
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            for x in list { sum &+= x }
+            blackHole(sum)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    // MARK: Build from a sequence
+
+    Benchmark("Array.build.1M", configuration: slow) { benchmark in
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(Array((0 ..< n).lazy.map { $0 &* 3 }))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("TreeDictionary.build.1M", configuration: slow) { benchmark in
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(TreeDictionary(uniqueKeysWithValues: (0 ..< n).lazy.map { ($0, $0 &* 3) }))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("List.build.1M", configuration: slow) { benchmark in
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(VersionedList((0 ..< n).lazy.map { $0 &* 3 }))
+        }
+        benchmark.stopMeasurement()
     }
 }

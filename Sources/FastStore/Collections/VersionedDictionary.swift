@@ -1,0 +1,389 @@
+/// A dictionary stored as a persistent hash array mapped trie, with a
+/// version stamp per node.
+///
+/// Copies share their nodes; a write copies only the nodes on its key's path
+/// (at most 13, about 3 for 1,000,000 keys) when another version holds them.
+/// Comparing two versions and ``difference(from:)`` skip the nodes they
+/// share.
+///
+/// A dictionary has a stable ``nodeID`` and a ``version`` every write
+/// renews. For FastStore's consumers, reading a key records that key; count,
+/// iteration, comparison and description record the whole dictionary.
+/// Writing, inserting or removing a key journals that key.
+public struct VersionedDictionary<Key: Hashable, Value> {
+    @usableFromInline var _root: _MapNode<Key, Value>
+    @usableFromInline var _count: Int
+    @usableFromInline var _nodeID: NodeID
+
+    /// An empty dictionary with a new identity.
+    @inlinable
+    public init() {
+        _root = _MapNode(stamp: VersionStamp.next())
+        _count = 0
+        _nodeID = NodeID.make()
+    }
+
+    /// A dictionary of the given pairs, with a new identity.
+    ///
+    /// - Precondition: the keys are unique ("Duplicate key ...").
+    /// - Complexity: O(n log n).
+    @inlinable
+    public init<S: Sequence>(uniqueKeysWithValues pairs: S) where S.Element == (Key, Value) {
+        self.init()
+        let stamp = _root.stamp
+        for (key, value) in pairs {
+            let old = _root.update(value, for: key, hash: _MapNode<Key, Value>.hash(key), shift: 0, stamp: stamp)
+            _collectionPrecondition(old == nil, "Duplicate key: \(key)")
+            _count += 1
+        }
+        _checkAfterWrite()
+    }
+}
+
+extension VersionedDictionary: VersionedValue {
+    /// The dictionary's identity, kept by copies and every later version.
+    @inlinable public var nodeID: NodeID { _nodeID }
+    /// The stamp of the latest write.
+    @inlinable public var version: VersionStamp { _root.stamp }
+}
+
+extension VersionedDictionary: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+extension VersionedDictionary {
+    @inlinable @inline(__always)
+    internal func _checkAfterWrite() {
+        #if FASTSTORE_INTERNAL_CHECKS
+        if _count <= 8192 { _invariantCheck() }
+        #endif
+    }
+
+    #if FASTSTORE_INTERNAL_CHECKS
+    /// Checks the whole trie and the count.
+    ///
+    /// - Complexity: O(n).
+    @usableFromInline
+    internal func _invariantCheck() {
+        let counted = _root._invariantCheck()
+        precondition(counted == _count, "VersionedDictionary: count \(_count) != \(counted) entries")
+    }
+    #endif
+
+    /// The value for `key`, without recording.
+    @inlinable
+    internal func _value(forKey key: Key) -> Value? {
+        _root.entry(for: key, hash: _MapNode<Key, Value>.hash(key))?.value
+    }
+
+    /// Sets or removes the value for `key` without journaling; returns the
+    /// old value. Takes a fresh stamp only when something changes.
+    @inlinable
+    @discardableResult
+    internal mutating func _setValue(_ value: Value?, forKey key: Key) -> (old: Value?, stamps: (VersionStamp, VersionStamp)?) {
+        let hash = _MapNode<Key, Value>.hash(key)
+        let oldStamp = _root.stamp
+        if let value {
+            let new = VersionStamp.next()
+            _MapNode.makeUnique(&_root, stamp: new)
+            let old = _root.update(value, for: key, hash: hash, shift: 0, stamp: new)
+            if old == nil { _count += 1 }
+            _checkAfterWrite()
+            return (old ?? nil, (oldStamp, new))
+        }
+        guard _root.entry(for: key, hash: hash) != nil else { return (nil, nil) }
+        let new = VersionStamp.next()
+        _MapNode.makeUnique(&_root, stamp: new)
+        let old = _root.remove(key, hash: hash, shift: 0, stamp: new)
+        _count -= 1
+        _checkAfterWrite()
+        return (old, (oldStamp, new))
+    }
+}
+
+// MARK: Access
+
+extension VersionedDictionary {
+    /// The value for `key`, or nil. Setting nil removes the key.
+    ///
+    /// Reading records that key; writing journals it.
+    ///
+    /// - Complexity: O(log n) nodes visited; a write copies at most one node
+    ///   per level when shared.
+    @inlinable
+    public subscript(key: Key) -> Value? {
+        get {
+            _recordElementRead(_nodeID) { AnyHashable(key) }
+            return _value(forKey: key)
+        }
+        set {
+            let (_, stamps) = _setValue(newValue, forKey: key)
+            if let (old, new) = stamps { _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(key) } }
+        }
+    }
+
+    /// The value for `key`, or `defaultValue`.
+    @inlinable
+    public subscript(key: Key, default defaultValue: @autoclosure () -> Value) -> Value {
+        get { self[key] ?? defaultValue() }
+        set { self[key] = newValue }
+    }
+
+    /// Sets `value` for `key`; returns the previous value.
+    @inlinable
+    @discardableResult
+    public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+        let (old, stamps) = _setValue(value, forKey: key)
+        if let (from, to) = stamps { _journalElementWrite(_nodeID, from: from, to: to) { AnyHashable(key) } }
+        return old
+    }
+
+    /// Removes `key`; returns its value, or nil (and writes nothing) when absent.
+    @inlinable
+    @discardableResult
+    public mutating func removeValue(forKey key: Key) -> Value? {
+        let (old, stamps) = _setValue(nil, forKey: key)
+        if let (from, to) = stamps { _journalElementWrite(_nodeID, from: from, to: to) { AnyHashable(key) } }
+        return old
+    }
+
+    /// Removes every key (keeping the identity). Journals a structural write.
+    @inlinable
+    public mutating func removeAll() {
+        guard _count > 0 else { return }
+        let old = _root.stamp
+        _root = _MapNode(stamp: VersionStamp.next())
+        _count = 0
+        _journalContentWrite(_nodeID, from: old, to: _root.stamp)
+    }
+
+    /// The number of keys. Records a read of the whole dictionary.
+    @inlinable public var count: Int {
+        _recordWholeRead(_nodeID)
+        return _count
+    }
+
+    /// Whether there is no key. Records a read of the whole dictionary.
+    @inlinable public var isEmpty: Bool {
+        _recordWholeRead(_nodeID)
+        return _count == 0
+    }
+
+    /// The keys, in the trie's order. Records a read of the whole dictionary.
+    public var keys: [Key] {
+        _recordWholeRead(_nodeID)
+        var keys: [Key] = []
+        keys.reserveCapacity(_count)
+        _root.forEachEntry { keys.append($0.key) }
+        return keys
+    }
+
+    /// The values, in the order of ``keys``. Records a read of the whole dictionary.
+    public var values: [Value] {
+        _recordWholeRead(_nodeID)
+        var values: [Value] = []
+        values.reserveCapacity(_count)
+        _root.forEachEntry { values.append($0.value) }
+        return values
+    }
+}
+
+// MARK: Sequence
+
+extension VersionedDictionary: Sequence {
+    public typealias Element = (key: Key, value: Value)
+
+    /// Iterates the pairs in the trie's order. Records a read of the whole
+    /// dictionary (once).
+    @inlinable
+    public func makeIterator() -> Iterator {
+        _recordWholeRead(_nodeID)
+        return Iterator(root: _root)
+    }
+
+    @inlinable public var underestimatedCount: Int { _count }
+
+    /// An iterator over a dictionary's pairs.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var _stack: [(node: _MapNode<Key, Value>, entry: Int, child: Int)]
+
+        @inlinable init(root: _MapNode<Key, Value>) { _stack = [(root, 0, 0)] }
+
+        @inlinable
+        public mutating func next() -> (key: Key, value: Value)? {
+            while let top = _stack.last {
+                if top.entry < top.node.entries.count {
+                    _stack[_stack.count - 1].entry += 1
+                    let e = top.node.entries[top.entry]
+                    return (e.key, e.value)
+                }
+                if top.child < top.node.children.count {
+                    _stack[_stack.count - 1].child += 1
+                    _stack.append((top.node.children[top.child], 0, 0))
+                    continue
+                }
+                _stack.removeLast()
+            }
+            return nil
+        }
+    }
+}
+
+// MARK: Diff
+
+/// What changed between two versions of a dictionary (or the ids of an
+/// identified list): keys removed, inserted and updated, in no particular
+/// order.
+public struct VersionedDictionaryChanges<Key: Hashable>: Hashable, CustomStringConvertible {
+    /// Keys in the older version only.
+    public var removed: [Key]
+    /// Keys in the newer version only.
+    public var inserted: [Key]
+    /// Keys in both whose value was written since the older version (even
+    /// with an equal value), or, between unrelated dictionaries of
+    /// `Equatable` values, whose values differ.
+    public var updated: [Key]
+
+    public init(removed: [Key] = [], inserted: [Key] = [], updated: [Key] = []) {
+        self.removed = removed
+        self.inserted = inserted
+        self.updated = updated
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && updated.isEmpty }
+
+    public var description: String {
+        "VersionedDictionaryChanges(removed: \(removed), inserted: \(inserted), updated: \(updated))"
+    }
+}
+
+extension VersionedDictionaryChanges: Sendable where Key: Sendable {}
+
+extension VersionedDictionary {
+    /// The keys removed, inserted and updated from `older` to this dictionary.
+    ///
+    /// Walks only the nodes the two do not share. Between unrelated
+    /// dictionaries (different ``nodeID``), every key in both counts as
+    /// updated (the `Equatable` overload compares values instead).
+    ///
+    /// - Complexity: O(c × log n) for c changed keys when the versions share
+    ///   structure.
+    @inlinable
+    public func difference(from older: VersionedDictionary) -> VersionedDictionaryChanges<Key> {
+        var changes = VersionedDictionaryChanges<Key>()
+        _MapNode.difference(
+            from: older._root, to: _root, shift: 0, isUpdated: { $0.written != $1.written }, into: &changes)
+        return changes
+    }
+}
+
+extension VersionedDictionary where Value: Equatable {
+    /// The keys removed, inserted and updated from `older` to this
+    /// dictionary. Versions of one dictionary compare write stamps (a write
+    /// of an equal value is an update); unrelated dictionaries compare values.
+    @inlinable
+    public func difference(from older: VersionedDictionary) -> VersionedDictionaryChanges<Key> {
+        var changes = VersionedDictionaryChanges<Key>()
+        if older._nodeID == _nodeID {
+            _MapNode.difference(
+                from: older._root, to: _root, shift: 0, isUpdated: { $0.written != $1.written }, into: &changes)
+        } else {
+            _MapNode.difference(
+                from: older._root, to: _root, shift: 0, isUpdated: { $0.value != $1.value }, into: &changes)
+        }
+        return changes
+    }
+}
+
+// MARK: Conformances
+
+extension VersionedDictionary: ExpressibleByDictionaryLiteral {
+    /// A dictionary of the literal's pairs.
+    ///
+    /// - Precondition: the keys are unique ("Duplicate key ...").
+    @inlinable
+    public init(dictionaryLiteral elements: (Key, Value)...) {
+        self.init(uniqueKeysWithValues: elements)
+    }
+}
+
+extension VersionedDictionary: Equatable where Value: Equatable {
+    /// Whether both hold the same pairs. Records a read of both.
+    ///
+    /// - Complexity: O(1) for the same version; skips shared subtrees.
+    @inlinable
+    public static func == (lhs: VersionedDictionary, rhs: VersionedDictionary) -> Bool {
+        _recordWholeRead(lhs._nodeID)
+        _recordWholeRead(rhs._nodeID)
+        guard lhs._count == rhs._count else { return false }
+        return _MapNode.entriesEqual(lhs._root, rhs._root, shift: 0)
+    }
+}
+
+extension VersionedDictionary: Hashable where Value: Hashable {
+    /// Hashes the pairs independently of their order. Records a read.
+    public func hash(into hasher: inout Hasher) {
+        _recordWholeRead(_nodeID)
+        var combined = 0
+        _root.forEachEntry { e in
+            var h = Hasher()
+            h.combine(e.key)
+            h.combine(e.value)
+            combined ^= h.finalize()
+        }
+        hasher.combine(_count)
+        hasher.combine(combined)
+    }
+}
+
+extension VersionedDictionary: Encodable where Key: Encodable, Value: Encodable {
+    /// Encodes as a `Dictionary` does. Records a read of the whole dictionary.
+    public func encode(to encoder: any Encoder) throws {
+        _recordWholeRead(_nodeID)
+        var plain: [Key: Value] = [:]
+        plain.reserveCapacity(_count)
+        _root.forEachEntry { plain[$0.key] = $0.value }
+        try plain.encode(to: encoder)
+    }
+}
+
+extension VersionedDictionary: Decodable where Key: Decodable, Value: Decodable {
+    /// Decodes what a `Dictionary` encodes, with a new identity.
+    public init(from decoder: any Decoder) throws {
+        let plain = try [Key: Value](from: decoder)
+        self.init(uniqueKeysWithValues: plain.lazy.map { ($0.key, $0.value) })
+    }
+}
+
+extension VersionedDictionary: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `[key: value, ...]` like `Dictionary`'s. Records a read.
+    public var description: String {
+        _recordWholeRead(_nodeID)
+        return _describe(debug: false)
+    }
+
+    /// `VersionedDictionary([key: value, ...])`. Records a read.
+    public var debugDescription: String {
+        _recordWholeRead(_nodeID)
+        return "VersionedDictionary(" + _describe(debug: true) + ")"
+    }
+
+    private func _describe(debug: Bool) -> String {
+        if _count == 0 { return "[:]" }
+        var result = "["
+        var first = true
+        _root.forEachEntry { e in
+            if !first { result += ", " }
+            first = false
+            if debug {
+                debugPrint(e.key, terminator: "", to: &result)
+                result += ": "
+                debugPrint(e.value, terminator: "", to: &result)
+            } else {
+                print(e.key, terminator: "", to: &result)
+                result += ": "
+                print(e.value, terminator: "", to: &result)
+            }
+        }
+        return result + "]"
+    }
+}

@@ -1,0 +1,282 @@
+extension VersionedList: RandomAccessCollection, MutableCollection {
+    public typealias Index = Int
+    public typealias Indices = Range<Int>
+    public typealias SubSequence = Slice<VersionedList<Element>>
+
+    /// Always 0.
+    @inlinable public var startIndex: Int { 0 }
+
+    /// The element count. Records a read of the whole list.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public var endIndex: Int {
+        _recordWholeRead(_nodeID)
+        return _root.count
+    }
+
+    /// The number of elements. Records a read of the whole list.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public var count: Int {
+        _recordWholeRead(_nodeID)
+        return _root.count
+    }
+
+    /// Whether the list is empty. Records a read of the whole list.
+    @inlinable public var isEmpty: Bool {
+        _recordWholeRead(_nodeID)
+        return _root.count == 0
+    }
+
+    @inlinable public var underestimatedCount: Int { _root.count }
+
+    @inlinable public func index(after i: Int) -> Int { i + 1 }
+    @inlinable public func index(before i: Int) -> Int { i - 1 }
+    @inlinable public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
+    @inlinable public func distance(from start: Int, to end: Int) -> Int { end - start }
+
+    /// An iterator over the elements, leaf by leaf. Records a read of the
+    /// whole list (once, not per element).
+    ///
+    /// - Complexity: O(1) per element, amortized.
+    @inlinable
+    public func makeIterator() -> Iterator {
+        _recordWholeRead(_nodeID)
+        return Iterator(root: _root)
+    }
+
+    /// Copies the elements into `buffer` leaf by leaf (used by `Array(list)`).
+    @inlinable
+    public func _copyContents(
+        initializing buffer: UnsafeMutableBufferPointer<Element>
+    ) -> (Iterator, UnsafeMutableBufferPointer<Element>.Index) {
+        _recordWholeRead(_nodeID)
+        let n = Swift.min(buffer.count, _root.count)
+        guard n > 0, var target = buffer.baseAddress else { return (Iterator(root: _root), 0) }
+        var remaining = n
+        var iterator = Iterator(root: _root)
+        // NB: whole leaves are copied as blocks; the iterator is positioned
+        // after the copied prefix by skipping the leaves it passed.
+        _root.forEachLeafWhile { leaf in
+            let k = Swift.min(remaining, leaf.count)
+            leaf.elements.withUnsafeBufferPointer { source in
+                target.initialize(from: source.baseAddress!, count: k)
+            }
+            target += k
+            remaining -= k
+            return remaining > 0
+        }
+        iterator._skip(n)
+        return (iterator, n)
+    }
+
+    /// An iterator over a list's elements, leaf by leaf.
+    public struct Iterator: IteratorProtocol {
+        /// The current leaf's elements.
+        @usableFromInline var _elements: ContiguousArray<Element>
+        @usableFromInline var _index: Int
+        /// The ancestors of the current leaf, with the child taken in each.
+        @usableFromInline var _path: ContiguousArray<(node: _ListNode<Element>, child: Int)>
+
+        @inlinable
+        init(root: _ListNode<Element>) {
+            _path = []
+            var node = root
+            while node.height > 0 {
+                _path.append((node, 0))
+                node = node.children[0]
+            }
+            _elements = node.elements
+            _index = 0
+        }
+
+        @inlinable @inline(__always)
+        public mutating func next() -> Element? {
+            if _index < _elements.count {
+                defer { _index &+= 1 }
+                return _elements[_index]
+            }
+            return _nextLeaf()
+        }
+
+        /// Moves to the next leaf and returns its first element.
+        @inlinable
+        mutating func _nextLeaf() -> Element? {
+            guard _advanceLeaf() else { return nil }
+            _index = 1
+            return _elements[0]
+        }
+
+        /// Moves to the next leaf; false at the end.
+        @inlinable
+        mutating func _advanceLeaf() -> Bool {
+            while let top = _path.last {
+                let next = top.child + 1
+                if next < top.node.children.count {
+                    _path[_path.count - 1].child = next
+                    var node = top.node.children[next]
+                    while node.height > 0 {
+                        _path.append((node, 0))
+                        node = node.children[0]
+                    }
+                    _elements = node.elements
+                    _index = 0
+                    return true
+                }
+                _path.removeLast()
+            }
+            _elements = []
+            _index = 0
+            return false
+        }
+
+        /// Skips `n` elements.
+        @inlinable
+        mutating func _skip(_ n: Int) {
+            var n = n
+            while n > 0 {
+                let available = _elements.count - _index
+                if n < available {
+                    _index += n
+                    return
+                }
+                n -= available
+                _index = _elements.count
+                if n > 0, !_advanceLeaf() { return }
+            }
+        }
+    }
+}
+
+extension _ListNode {
+    /// Calls `body` with each leaf in order until it returns false.
+    @inlinable
+    @discardableResult
+    func forEachLeafWhile(_ body: (_ListNode<Element>) -> Bool) -> Bool {
+        if height == 0 { return body(self) }
+        for child in children where !child.forEachLeafWhile(body) { return false }
+        return true
+    }
+}
+
+extension VersionedList: RangeReplaceableCollection {
+    /// Replaces the elements in `subrange` with `newElements`.
+    ///
+    /// Journals a structural write. The elements kept keep their identity
+    /// (the diff reports only the replaced ones).
+    ///
+    /// - Precondition: `subrange` is within `0 ... count`.
+    /// - Complexity: O((k + m) log n) for k removed and m inserted elements
+    ///   when k + m ≤ n/16 (shares every untouched node with older
+    ///   versions), O(n + m) otherwise (rebuilds the tree).
+    @inlinable
+    public mutating func replaceSubrange<C: Collection>(
+        _ subrange: Range<Int>, with newElements: C
+    ) where C.Element == Element {
+        let n = _root.count
+        _collectionPrecondition(
+            subrange.lowerBound >= 0 && subrange.upperBound <= n, "Range out of bounds")
+        let inserted = ContiguousArray(newElements)
+        let removedCount = subrange.count
+        if removedCount == 0 && inserted.isEmpty { return }
+        let (old, new) = _beginWrite()
+        let base = _reserveStamps(inserted.count)
+        if (removedCount + inserted.count) &* 16 <= n {
+            for _ in 0 ..< removedCount { _ = _remove(at: subrange.lowerBound, stamp: new) }
+            var i = subrange.lowerBound
+            for element in inserted {
+                _insert(element, slot: _ListSlot(fresh: base &+ UInt64(i - subrange.lowerBound)), at: i, stamp: new)
+                i += 1
+            }
+        } else {
+            var (elements, slots) = _root.flattened()
+            elements.replaceSubrange(subrange, with: inserted)
+            slots.replaceSubrange(
+                subrange, with: (0 ..< inserted.count).lazy.map { _ListSlot(fresh: base &+ UInt64($0)) })
+            _root = _ListNode.build(elements, slots: slots, stamp: new)
+        }
+        _journalContentWrite(_nodeID, from: old, to: new)
+        _checkAfterWrite()
+    }
+
+    /// Appends `element`. Journals a structural write.
+    ///
+    /// - Complexity: O(log n); copies one node per level when shared.
+    @inlinable
+    public mutating func append(_ element: Element) {
+        insert(element, at: _root.count)
+    }
+
+    /// Appends the elements of `newElements`.
+    ///
+    /// - Complexity: O(m log n), or O(n + m) when m > n/16.
+    @inlinable
+    public mutating func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
+        let n = _root.count
+        replaceSubrange(n ..< n, with: ContiguousArray(newElements))
+    }
+
+    /// Inserts `element` at `index`. Journals a structural write.
+    ///
+    /// - Precondition: `index` is in `0 ... count` ("Index out of range").
+    /// - Complexity: O(log n); copies one node per level when shared.
+    @inlinable
+    public mutating func insert(_ element: Element, at index: Int) {
+        _collectionPrecondition(index >= 0 && index <= _root.count, "Index out of range")
+        let (old, new) = _beginWrite()
+        _insert(element, slot: _ListSlot(fresh: new.rawValue), at: index, stamp: new)
+        _journalContentWrite(_nodeID, from: old, to: new)
+        _checkAfterWrite()
+    }
+
+    /// Removes and returns the element at `index`. Journals a structural write.
+    ///
+    /// - Precondition: `index` is in `0 ..< count` ("Index out of range").
+    /// - Complexity: O(log n); copies one node per level when shared.
+    @inlinable
+    @discardableResult
+    public mutating func remove(at index: Int) -> Element {
+        _collectionPrecondition(index >= 0 && index < _root.count, "Index out of range")
+        let (old, new) = _beginWrite()
+        let element = _remove(at: index, stamp: new)
+        _journalContentWrite(_nodeID, from: old, to: new)
+        _checkAfterWrite()
+        return element
+    }
+
+    /// Removes and returns the last element.
+    ///
+    /// - Precondition: the list is not empty.
+    @inlinable
+    @discardableResult
+    public mutating func removeLast() -> Element {
+        _collectionPrecondition(_root.count > 0, "Can't remove last element from an empty collection")
+        return remove(at: _root.count - 1)
+    }
+
+    /// Removes and returns the first element.
+    ///
+    /// - Precondition: the list is not empty.
+    @inlinable
+    @discardableResult
+    public mutating func removeFirst() -> Element {
+        _collectionPrecondition(_root.count > 0, "Can't remove first element from an empty collection")
+        return remove(at: 0)
+    }
+
+    /// Removes every element (keeping the list's identity).
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+        guard _root.count > 0 else { return }
+        let old = _root.stamp
+        let new = VersionStamp.next()
+        _root = _ListNode(leaf: [], slots: [], stamp: new)
+        _journalContentWrite(_nodeID, from: old, to: new)
+    }
+
+    /// Does nothing: the tree grows node by node.
+    @inlinable
+    public mutating func reserveCapacity(_ n: Int) {}
+}

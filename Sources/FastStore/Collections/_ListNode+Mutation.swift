@@ -1,0 +1,165 @@
+// Path-copying writes of a list tree. Every function here takes the stamp of
+// the write it belongs to and gives it to every node it writes: nodes shared
+// with another version are copied first, unique ones are written in place.
+
+extension _ListNode {
+    /// Makes `node` uniquely referenced (copying it if shared) and stamps it.
+    @inlinable @inline(__always)
+    static func makeUnique(_ node: inout _ListNode, stamp: VersionStamp) {
+        if !isKnownUniquelyReferenced(&node) {
+            node = node.copy(stamp: stamp)
+        } else {
+            node.stamp = stamp
+        }
+    }
+
+    /// Makes child `k` of this (unique) node unique, stamps it, and returns it.
+    @inlinable @inline(__always)
+    func uniqueChild(_ k: Int, stamp: VersionStamp) -> _ListNode {
+        _ListNode.makeUnique(&children[k], stamp: stamp)
+        return children[k]
+    }
+
+    /// Walks from this (unique, stamped) node down to the leaf holding
+    /// `index`, copying shared nodes on the way, and returns that leaf with
+    /// the element's offset in it.
+    ///
+    /// - Complexity: O(log n); copies at most one node per level.
+    @inlinable
+    func uniqueLeaf(containing index: Int, stamp: VersionStamp) -> (leaf: _ListNode, offset: Int) {
+        var node = self
+        var offset = index
+        while node.height > 0 {
+            let (k, o) = node.child(containing: offset)
+            node = node.uniqueChild(k, stamp: stamp)
+            offset = o
+        }
+        return (node, offset)
+    }
+
+    // MARK: Insertion
+
+    /// Inserts `element` at `index` below this (unique, stamped) node.
+    /// Returns the right half when the node overflowed and split.
+    @inlinable
+    func insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) -> _ListNode? {
+        count += 1
+        if height == 0 {
+            elements.insert(element, at: index)
+            slots.insert(slot, at: index)
+            return elements.count > Self.leafCapacity ? split(stamp: stamp) : nil
+        }
+        let (k, o) = child(forInsertionAt: index)
+        let child = uniqueChild(k, stamp: stamp)
+        if let right = child.insert(element, slot: slot, at: o, stamp: stamp) {
+            children.insert(right, at: k + 1)
+            if children.count > Self.branchCapacity { return split(stamp: stamp) }
+        }
+        return nil
+    }
+
+    /// Moves the upper half of this overfull node into a new right sibling.
+    @inlinable
+    func split(stamp: VersionStamp) -> _ListNode {
+        let mid = width / 2
+        if height == 0 {
+            let right = _ListNode(
+                leaf: ContiguousArray(elements[mid...]), slots: ContiguousArray(slots[mid...]), stamp: stamp)
+            elements.removeSubrange(mid...)
+            slots.removeSubrange(mid...)
+            count = elements.count
+            return right
+        }
+        let moved = ContiguousArray(children[mid...])
+        let movedCount = moved.reduce(0) { $0 + $1.count }
+        children.removeSubrange(mid...)
+        count -= movedCount
+        return _ListNode(branch: moved, height: height, count: movedCount, stamp: stamp)
+    }
+
+    // MARK: Removal
+
+    /// Removes and returns the element at `index` below this (unique,
+    /// stamped) node, rebalancing underfull children.
+    @inlinable
+    func remove(at index: Int, stamp: VersionStamp) -> Element {
+        count -= 1
+        if height == 0 {
+            slots.remove(at: index)
+            return elements.remove(at: index)
+        }
+        let (k, o) = child(containing: index)
+        let element: Element
+        let underfull: Bool
+        do {
+            // NB: scoped so that no local reference keeps the child shared
+            // while `fixUnderflow` tests it for uniqueness.
+            let child = uniqueChild(k, stamp: stamp)
+            element = child.remove(at: o, stamp: stamp)
+            underfull = child.width < child.minimum
+        }
+        if underfull { fixUnderflow(at: k, stamp: stamp) }
+        return element
+    }
+
+    /// Merges underfull child `k` with a neighbour, or moves items from the
+    /// neighbour into it when both do not fit in one node.
+    @inlinable
+    func fixUnderflow(at k: Int, stamp: VersionStamp) {
+        guard children.count > 1 else { return }
+        let left = k > 0 ? k - 1 : k
+        let l = uniqueChild(left, stamp: stamp)
+        let r = uniqueChild(left + 1, stamp: stamp)
+        let total = l.width + r.width
+        if total <= l.capacity {
+            // Merge r into l.
+            if l.height == 0 {
+                l.elements.append(contentsOf: r.elements)
+                l.slots.append(contentsOf: r.slots)
+            } else {
+                l.children.append(contentsOf: r.children)
+            }
+            l.count += r.count
+            children.remove(at: left + 1)
+            return
+        }
+        // Redistribute so both halves hold at least the minimum.
+        let target = total / 2
+        if l.width < target {
+            let n = target - l.width
+            if l.height == 0 {
+                l.elements.append(contentsOf: r.elements[..<n])
+                l.slots.append(contentsOf: r.slots[..<n])
+                r.elements.removeSubrange(..<n)
+                r.slots.removeSubrange(..<n)
+                l.count += n
+                r.count -= n
+            } else {
+                let moved = r.children[..<n]
+                let c = moved.reduce(0) { $0 + $1.count }
+                l.children.append(contentsOf: moved)
+                r.children.removeSubrange(..<n)
+                l.count += c
+                r.count -= c
+            }
+        } else {
+            let n = l.width - target
+            let from = l.width - n
+            if l.height == 0 {
+                r.elements.insert(contentsOf: l.elements[from...], at: 0)
+                r.slots.insert(contentsOf: l.slots[from...], at: 0)
+                l.elements.removeSubrange(from...)
+                l.slots.removeSubrange(from...)
+                l.count -= n
+                r.count += n
+            } else {
+                let moved = l.children[from...]
+                let c = moved.reduce(0) { $0 + $1.count }
+                r.children.insert(contentsOf: moved, at: 0)
+                l.children.removeSubrange(from...)
+                l.count -= c
+                r.count += c
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+/// The identity and last write of one element slot of a ``VersionedList``.
+///
+/// `identity` is drawn from the stamp counter when the element is inserted
+/// and kept while the element stays in the list (across node copies, splits,
+/// merges and in-place writes); `written` is the stamp of the element's last
+/// write (its identity when it was never written since insertion). The diff
+/// aligns two versions by identity and reports an update where `written`
+/// differs.
+@usableFromInline
+internal struct _ListSlot: Hashable, Sendable {
+    @usableFromInline var identity: UInt64
+    @usableFromInline var written: UInt64
+
+    @inlinable init(identity: UInt64, written: UInt64) {
+        self.identity = identity
+        self.written = written
+    }
+
+    @inlinable init(fresh identity: UInt64) {
+        self.identity = identity
+        self.written = identity
+    }
+}
+
+/// A node of a ``VersionedList``'s tree: a B+tree used as a rope.
+///
+/// A leaf (`height == 0`) holds up to ``leafCapacity`` elements in contiguous
+/// storage plus their slots; a branch holds 2...``branchCapacity`` children of
+/// height `height - 1`. Every node knows the element count of its subtree,
+/// so that index lookup is a descent. Every write of a node takes a fresh
+/// stamp, and a parent is written with every write below it, so stamps never
+/// decrease toward the root.
+///
+/// Nodes are shared between versions and mutated in place only when uniquely
+/// referenced (path copying otherwise).
+@usableFromInline
+internal final class _ListNode<Element> {
+    /// The stamp of the node's latest write.
+    @usableFromInline var stamp: VersionStamp
+    /// The number of elements in this subtree.
+    @usableFromInline var count: Int
+    /// 0 for a leaf.
+    @usableFromInline let height: Int
+    /// Leaf storage (empty in branches).
+    @usableFromInline var elements: ContiguousArray<Element>
+    /// One slot per element (empty in branches).
+    @usableFromInline var slots: ContiguousArray<_ListSlot>
+    /// Branch storage (empty in leaves).
+    @usableFromInline var children: ContiguousArray<_ListNode<Element>>
+
+    @inlinable
+    init(leaf elements: ContiguousArray<Element>, slots: ContiguousArray<_ListSlot>, stamp: VersionStamp) {
+        self.stamp = stamp
+        self.count = elements.count
+        self.height = 0
+        self.elements = elements
+        self.slots = slots
+        self.children = []
+    }
+
+    @inlinable
+    init(branch children: ContiguousArray<_ListNode<Element>>, height: Int, count: Int, stamp: VersionStamp) {
+        self.stamp = stamp
+        self.count = count
+        self.height = height
+        self.elements = []
+        self.slots = []
+        self.children = children
+    }
+
+    /// A copy sharing the storage buffers (copied on their first write).
+    @inlinable
+    func copy(stamp: VersionStamp) -> _ListNode<Element> {
+        if height == 0 {
+            return _ListNode(leaf: elements, slots: slots, stamp: stamp)
+        }
+        return _ListNode(branch: children, height: height, count: count, stamp: stamp)
+    }
+
+    @inlinable var isLeaf: Bool { height == 0 }
+
+    /// Items held directly: elements of a leaf, children of a branch.
+    @inlinable var width: Int { height == 0 ? elements.count : children.count }
+
+    // MARK: Shape
+
+    /// NB: 64 elements per leaf keeps a path copy at 1,000,000 `Int`s (a leaf
+    /// of 64 elements and slots plus three branches) near 2.5 KiB, while
+    /// iteration still runs over contiguous chunks.
+    @inlinable static var leafCapacity: Int { 64 }
+    @inlinable static var leafMinimum: Int { 32 }
+    @inlinable static var branchCapacity: Int { 32 }
+    @inlinable static var branchMinimum: Int { 16 }
+
+    @inlinable var capacity: Int { height == 0 ? Self.leafCapacity : Self.branchCapacity }
+    @inlinable var minimum: Int { height == 0 ? Self.leafMinimum : Self.branchMinimum }
+
+    // MARK: Lookup
+
+    /// The child holding element `index` (`0 ..< count`), and the element's
+    /// offset in it.
+    ///
+    /// - Complexity: O(branch width), reading the children's counts.
+    @inlinable @inline(__always)
+    func child(containing index: Int) -> (child: Int, offset: Int) {
+        var offset = index
+        var k = 0
+        return children.withUnsafeBufferPointer { children in
+            while true {
+                let c = children[k].count
+                if offset < c { return (k, offset) }
+                offset -= c
+                k += 1
+            }
+        }
+    }
+
+    /// The child an insertion at `index` (`0 ... count`) goes into, and the
+    /// offset in it (an insertion at a child boundary goes to the left child's
+    /// end).
+    @inlinable
+    func child(forInsertionAt index: Int) -> (child: Int, offset: Int) {
+        var offset = index
+        let last = children.count - 1
+        var k = 0
+        while k < last {
+            let c = children[k].count
+            if offset <= c { return (k, offset) }
+            offset -= c
+            k += 1
+        }
+        return (last, offset)
+    }
+
+    /// The element at `index`, without recording.
+    ///
+    /// - Complexity: O(log n).
+    @inlinable
+    func element(at index: Int) -> Element {
+        var node = self
+        var offset = index
+        while node.height > 0 {
+            let (k, o) = node.child(containing: offset)
+            node = node.children[k]
+            offset = o
+        }
+        return node.elements[offset]
+    }
+
+    /// The slot at `index`.
+    @inlinable
+    func slot(at index: Int) -> _ListSlot {
+        var node = self
+        var offset = index
+        while node.height > 0 {
+            let (k, o) = node.child(containing: offset)
+            node = node.children[k]
+            offset = o
+        }
+        return node.slots[offset]
+    }
+
+    /// Calls `body` with each leaf's elements and slots, in order.
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    func forEachLeaf(_ body: (_ListNode<Element>) throws -> Void) rethrows {
+        if height == 0 {
+            try body(self)
+        } else {
+            for child in children { try child.forEachLeaf(body) }
+        }
+    }
+}
+
+extension _ListNode: @unchecked Sendable where Element: Sendable {}

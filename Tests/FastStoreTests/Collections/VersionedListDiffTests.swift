@@ -1,0 +1,101 @@
+@testable import FastStore
+import FastStoreTestSupport
+import Testing
+
+@Suite("VersionedList diff")
+struct VersionedListDiffTests {
+    /// Keeps versions (linear and forked), then diffs random pairs of them
+    /// both ways and checks against the model's naive diff.
+    @Test(arguments: [0, 200, 4000])
+    func diffMatchesNaiveDiff(initialCount: Int) {
+        var fuzz = ListFuzzer(fallbackSeed: 0xD1FF &+ UInt64(initialCount))
+        let initial = (0 ..< initialCount).map { $0 % 1000 }
+        var list = VersionedList(initial)
+        var model = ListReferenceModel(initial)
+        var versions: [(VersionedList<Int>, ListReferenceModel<Int>)] = [(list, model)]
+        for step in 0 ..< 400 {
+            // Sometimes fork from an older version (a sibling history).
+            if fuzz.int(0 ... 19) == 0 {
+                (list, model) = versions[fuzz.int(0 ... versions.count - 1)]
+            }
+            // Bursts of small writes between snapshots.
+            for _ in 0 ..< fuzz.int(1 ... 4) { fuzz.step(&list, &model) }
+            versions.append((list, model))
+            if versions.count > 12 { versions.remove(at: fuzz.int(0 ... versions.count - 1)) }
+            let (oldList, oldModel) = versions[fuzz.int(0 ... versions.count - 1)]
+            check(list, model, from: oldList, oldModel, seed: fuzz.seed, step: step)
+            check(oldList, oldModel, from: list, model, seed: fuzz.seed, step: step)
+        }
+    }
+
+    private func check(
+        _ newer: VersionedList<Int>, _ newModel: ListReferenceModel<Int>,
+        from older: VersionedList<Int>, _ oldModel: ListReferenceModel<Int>,
+        seed: UInt64, step: Int
+    ) {
+        let changes = newer.difference(from: older)
+        let naive = newModel.naiveDifference(from: oldModel)
+        #expect(changes.removed == naive.removed, "seed \(seed) step \(step): removed")
+        #expect(changes.inserted == naive.inserted, "seed \(seed) step \(step): inserted")
+        #expect(changes.updated == naive.updated, "seed \(seed) step \(step): updated")
+        #expect(changes.updatedInOlder == naive.updatedInOlder, "seed \(seed) step \(step): updatedInOlder")
+        var rows = oldModel.values
+        changes.apply(to: &rows, from: newer)
+        #expect(rows == newModel.values, "seed \(seed) step \(step): applying the changes")
+    }
+
+    @Test func oneWriteAmongManyIsOneUpdate() {
+        var list = VersionedList(0 ..< 200_000)
+        let older = list
+        list[123_456] = -1
+        let changes = list.difference(from: older)
+        #expect(changes == VersionedListChanges(updated: [123_456], updatedInOlder: [123_456]))
+        list.insert(5, at: 10)
+        list.remove(at: 199_000)
+        let more = list.difference(from: older)
+        #expect(more.inserted == [10])
+        #expect(more.removed == [198_999])
+        #expect(more.updated == [123_457])
+        #expect(more.updatedInOlder == [123_456])
+    }
+
+    @Test func identicalVersionsHaveNoChanges() {
+        let list = VersionedList(0 ..< 1000)
+        #expect(list.difference(from: list).isEmpty)
+        var other = list
+        other[3] = 3  // a write, even of an equal value, is an update
+        #expect(other.difference(from: list).updated == [3])
+    }
+
+    @Test func unrelatedListsFallBack() {
+        struct Opaque { var x: Int }
+        let a = VersionedList([Opaque(x: 1), Opaque(x: 2)])
+        let b = VersionedList([Opaque(x: 1), Opaque(x: 3), Opaque(x: 4)])
+        let opaque = b.difference(from: a)
+        #expect(opaque.removed == [0, 1])
+        #expect(opaque.inserted == [0, 1, 2])
+
+        let x: VersionedList<Int> = [1, 2, 3, 4]
+        let y: VersionedList<Int> = [1, 3, 4, 5]
+        let compared = y.difference(from: x)
+        #expect(compared.removed == [1])
+        #expect(compared.inserted == [3])
+        var rows = Array(x)
+        compared.apply(to: &rows, from: y)
+        #expect(rows == Array(y))
+    }
+
+    @Test func batchUpdateCallsInTableViewOrder() {
+        var list = VersionedList(0 ..< 100)
+        let older = list
+        list.remove(at: 5)
+        list.insert(-1, at: 0)
+        list[50] = 0
+        var calls: [String] = []
+        list.difference(from: older).forEachBatch(
+            delete: { calls.append("delete \($0)") },
+            insert: { calls.append("insert \($0)") },
+            reload: { calls.append("reload \($0)") })
+        #expect(calls == ["delete [5]", "insert [0]", "reload [50]"])
+    }
+}

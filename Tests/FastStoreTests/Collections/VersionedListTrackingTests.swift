@@ -1,0 +1,84 @@
+@testable import FastStore
+import Testing
+
+@Suite("VersionedList tracking hooks")
+struct VersionedListTrackingTests {
+    private func reads<R>(_ body: () -> R) -> [_Dependency] {
+        let recorder = _ReadRecorder()
+        _ = recorder.record(body)
+        return recorder.dependencies
+    }
+
+    private func writes(_ body: () -> Void) -> [(node: NodeID, kind: _WriteKind)] {
+        let journal = _WriteJournal()
+        journal.record(body)
+        return journal.writes
+    }
+
+    @Test func elementReadRecordsTheElement() {
+        let list = VersionedList(0 ..< 1000)
+        let deps = reads { list[7] }
+        #expect(deps == [_Dependency(node: list.nodeID, kind: .element(AnyHashable(7)))])
+    }
+
+    @Test func wholeReadsRecordOncePerCall() {
+        let list = VersionedList(0 ..< 1000)
+        let whole = _Dependency(node: list.nodeID, kind: .whole)
+        #expect(reads { list.count } == [whole])
+        #expect(reads { list.reduce(0, +) } == [whole], "iteration records once, not per element")
+        #expect(reads { list.description } == [whole])
+        let other = list
+        #expect(reads { list == other } == [whole, whole])
+        #expect(reads { list.nodeID } == [], "identity and version are not reads")
+        #expect(reads { list.version } == [])
+    }
+
+    @Test func nothingRecordedWithoutRecorder() {
+        var list = VersionedList(0 ..< 10)
+        _ = list[3]
+        list[3] = 4
+        // No recorder or journal installed: nothing to observe but no crash;
+        // then a recorder installed afterwards starts empty.
+        #expect(reads { () } == [])
+    }
+
+    @Test func elementWriteJournalsTheElement() {
+        var list = VersionedList(0 ..< 1000)
+        let before = list.version
+        let journal = _WriteJournal()
+        journal.record { list[42] = -1 }
+        #expect(journal.writes.count == 1)
+        #expect(journal.writes.first?.node == list.nodeID)
+        #expect(journal.writes.first?.kind == .element(AnyHashable(42)))
+        #expect(journal.lastStamp[list.nodeID] == list.version)
+        #expect(list.version > before)
+
+        let modified = writes { list[43] += 1 }
+        #expect(modified.map(\.kind) == [.element(AnyHashable(43))])
+    }
+
+    @Test func structuralWritesJournalContent() {
+        var list = VersionedList(0 ..< 1000)
+        #expect(writes { list.append(1) }.map(\.kind) == [.content])
+        #expect(writes { list.insert(1, at: 3) }.map(\.kind) == [.content])
+        #expect(writes { list.remove(at: 3) }.map(\.kind) == [.content])
+        #expect(writes { list.replaceSubrange(0 ..< 2, with: [9]) }.map(\.kind) == [.content])
+        #expect(writes { list.sort() }.map(\.kind) == [.content])
+        #expect(writes { list.removeAll { $0 == 9 } }.map(\.kind) == [.content])
+        #expect(writes { list.removeAll { $0 == -12345 } }.isEmpty, "nothing removed, nothing written")
+    }
+
+    @Test func consecutiveWritesChainTheirStamps() {
+        var list = VersionedList(0 ..< 100)
+        let journal = _WriteJournal()
+        journal.record {
+            list[1] = 5
+            list[2] = 6
+            list.append(3)
+        }
+        // Each write's `from` was the journal's last stamp, so none was
+        // degraded to `.content`.
+        #expect(journal.writes.map(\.kind) == [.element(AnyHashable(1)), .element(AnyHashable(2)), .content])
+        #expect(journal.lastStamp[list.nodeID] == list.version)
+    }
+}
