@@ -80,9 +80,7 @@ enum SelfTest {
         //    called for any write, equal or not).
         for profile in profiles {
             let size = min(profile.quickEntities, 2_000)
-            var spec = profile
-            spec.tree.depth = min(spec.tree.depth, 8)
-            let workload = Workload(profile: spec, entities: size, maxDispatches: 200, seconds: 1, warmup: 0)
+            let workload = Workload(profile: profile, entities: size, maxDispatches: 200, seconds: 1, warmup: 0)
             var totals: [String: Sink.Totals] = [:]
             for strategy in Strategies.all {
                 let subject = strategy.init(workload: workload)

@@ -58,7 +58,7 @@ public final class Sink: @unchecked Sendable {
 /// The strategies this build knows, by name.
 public enum Strategies {
     public static let all: [any BenchStrategy.Type] = {
-        [FullCopyStrategy.self, ReSwiftLikeStrategy.self, ObservationStrategy.self]
+        [FullCopyStrategy.self, ReSwiftLikeStrategy.self, FastStoreStrategy.self, ObservationStrategy.self]
     }()
 
     public static var names: [String] { all.map { $0.name } }
