@@ -88,7 +88,7 @@ public enum TreeGen {
             if first { body(&state.m1) } else { body(&state.m2) }
         }
         let m = first ? "m1" : "m2"
-        switch Int.random(in: 0..<26, using: &rng) {
+        switch Int.random(in: 0..<29, using: &rng) {
         case 0: state.count = v; return "count = \(v)"
         case 1: state.count += 0; return "count += 0"
         case 2: let n = Bool.random(using: &rng) ? nil : "n\(v)"; state.name = n; return "name = \(n ?? "nil")"
@@ -127,6 +127,14 @@ public enum TreeGen {
         case 24:
             guard let past = history.randomElement(using: &rng) else { return "m1 = past m1 (no history)" }
             state.m1 = past.m1; return "m1 = past m1"
+        case 25:
+            // Generic code writing through a key path two levels deep.
+            mid(&state) { $0[dynamicMember: \TreeMid.pair.tag] = v }; return "\(m)[\\.pair.tag] = \(v)"
+        case 26:
+            let pair = TreePair(tag: v, node: Versioned(leaf(&rng)))
+            mid(&state) { $0.pair = pair }; return "\(m).pair = \(pair.tag), new node"
+        case 27:
+            mid(&state) { $0[dynamicMember: \TreeMid.pair.node].a = v }; return "\(m)[\\.pair.node].a = \(v)"
         default: mid(&state) { $0.inner.value.x = v }; return "\(m).inner.value.x = \(v)"
         }
     }

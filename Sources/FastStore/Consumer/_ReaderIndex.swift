@@ -12,10 +12,14 @@ internal struct _ReaderIndex {
         @usableFromInline var whole: Set<Int> = []
         @usableFromInline var member: Set<Int> = []
         @usableFromInline var elements: [AnyHashable: Set<Int>] = [:]
+        /// Readers of stored fields, by field. NB: a write scans these
+        /// linearly for overlaps; there are at most as many as the node's
+        /// value has stored fields read by some consumer.
+        @usableFromInline var fields: [_FieldRange: Set<Int>] = [:]
 
         @inlinable init() {}
 
-        @inlinable var isEmpty: Bool { whole.isEmpty && member.isEmpty && elements.isEmpty }
+        @inlinable var isEmpty: Bool { whole.isEmpty && member.isEmpty && elements.isEmpty && fields.isEmpty }
     }
 
     @usableFromInline var nodes: [NodeID: _Readers] = [:]
@@ -31,6 +35,7 @@ internal struct _ReaderIndex {
         case .whole: nodes[dependency.node, default: _Readers()].whole.insert(id)
         case .member: nodes[dependency.node, default: _Readers()].member.insert(id)
         case .element(let key): nodes[dependency.node, default: _Readers()].elements[key, default: []].insert(id)
+        case .field(let range): nodes[dependency.node, default: _Readers()].fields[range, default: []].insert(id)
         }
     }
 
@@ -49,6 +54,11 @@ internal struct _ReaderIndex {
                 ids.remove(id)
                 if !ids.isEmpty { readers.elements[key] = ids }
             }
+        case .field(let range):
+            if var ids = readers.fields.removeValue(forKey: range) {
+                ids.remove(id)
+                if !ids.isEmpty { readers.fields[range] = ids }
+            }
         }
         if !readers.isEmpty { nodes[dependency.node] = readers }
     }
@@ -56,9 +66,12 @@ internal struct _ReaderIndex {
     /// Appends to `candidates` the consumers a write of `kind` to `node`
     /// affects, per the trigger rule: `.content` affects every reader of the
     /// node, `.passThrough` its whole-node readers, `.element(k)` its
-    /// whole-node readers and the readers of element `k`.
+    /// whole-node readers and the readers of element `k`, `.field(r)` its
+    /// whole-node readers, its coarse member readers and the readers of
+    /// fields overlapping `r`.
     ///
-    /// - Complexity: O(1) plus the number of consumers appended.
+    /// - Complexity: O(1) plus the number of consumers appended; O(fields
+    ///   read of the node) more for a field write.
     @inlinable
     func collect(_ node: NodeID, _ kind: _WriteKind, into candidates: inout [Int]) {
         guard let readers = nodes[node] else { return }
@@ -69,8 +82,14 @@ internal struct _ReaderIndex {
         case .content:
             candidates.append(contentsOf: readers.member)
             for ids in readers.elements.values { candidates.append(contentsOf: ids) }
+            for ids in readers.fields.values { candidates.append(contentsOf: ids) }
         case .element(let key):
             if let ids = readers.elements[key] { candidates.append(contentsOf: ids) }
+        case .field(let range):
+            candidates.append(contentsOf: readers.member)
+            for (field, ids) in readers.fields where field.overlaps(range) {
+                candidates.append(contentsOf: ids)
+            }
         }
     }
 
@@ -81,6 +100,7 @@ internal struct _ReaderIndex {
         nodes.values.reduce(0) { total, readers in
             total + readers.whole.count + readers.member.count
                 + readers.elements.values.reduce(0) { $0 + $1.count }
+                + readers.fields.values.reduce(0) { $0 + $1.count }
         }
     }
 
@@ -92,6 +112,7 @@ internal struct _ReaderIndex {
         case .whole: return readers.whole.contains(id)
         case .member: return readers.member.contains(id)
         case .element(let key): return readers.elements[key]?.contains(id) ?? false
+        case .field(let range): return readers.fields[range]?.contains(id) ?? false
         }
     }
 }

@@ -10,6 +10,48 @@ internal enum _ReadKind: Hashable {
     case member
     /// One element of a collection node, by key (an index for lists).
     case element(AnyHashable)
+    /// One stored field of a struct node (``Versioned``), by its storage
+    /// range. Changes when a write to an overlapping range changes it, or
+    /// when the node's contents change as a whole.
+    case field(_FieldRange)
+}
+
+/// The bytes a stored property occupies within its struct: what tells two
+/// fields of a ``Versioned`` node apart.
+///
+/// NB: ranges rather than key paths: a key path reaching two levels deep
+/// (`\.pair.tag`) overlaps the field it lies in (`\.pair`), and comparing
+/// ranges captures that without knowing the struct's layout. Computed
+/// properties have no range (`MemoryLayout.offset(of:)` is `nil`); they are
+/// tracked coarsely, as ``_ReadKind/member`` and ``_WriteKind/content``.
+@usableFromInline
+internal struct _FieldRange: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline let offset: Int
+    @usableFromInline let size: Int
+
+    /// A range of `size` bytes (at least one, so that zero-sized fields
+    /// still compare by position) at `offset`.
+    @inlinable
+    init(offset: Int, size: Int) {
+        self.offset = offset
+        self.size = Swift.max(1, size)
+    }
+
+    /// The range of the stored property `keyPath` leads to, or `nil` when
+    /// `keyPath` is not a chain of stored properties.
+    @inlinable
+    static func of<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> _FieldRange? {
+        guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return nil }
+        return _FieldRange(offset: offset, size: MemoryLayout<Value>.size)
+    }
+
+    @inlinable
+    func overlaps(_ other: _FieldRange) -> Bool {
+        offset < other.offset + other.size && other.offset < offset + size
+    }
+
+    @usableFromInline
+    var description: String { "[\(offset)..<\(offset + size)]" }
 }
 
 /// What a write did to a versioned node.
@@ -25,6 +67,11 @@ internal enum _WriteKind: Hashable {
     /// a stable key: readers of the whole node and of that element are
     /// affected.
     case element(AnyHashable)
+    /// One stored field of a struct node changed (assigned, mutated in
+    /// place, or a child node there replaced): readers of the whole node, of
+    /// an overlapping field, and coarse ``_ReadKind/member`` readers are
+    /// affected.
+    case field(_FieldRange)
 }
 
 /// One dependency of a selector: a node and what was read from it.
@@ -54,6 +101,10 @@ internal final class _ReadRecorder {
         defer { Self._current.value = outer }
         return try body()
     }
+
+    /// Whether a recorder is installed on the calling thread.
+    @inlinable @inline(__always)
+    static var isRecording: Bool { _current.value != nil }
 
     @inlinable @inline(__always)
     static func read(_ node: NodeID, _ kind: _ReadKind) {
@@ -109,9 +160,17 @@ internal final class _WriteJournal {
         stamps.removeAll(keepingCapacity: true)
     }
 
-    /// The latest stamp journaled for `node`, if any.
+    /// The latest stamp journaled for each node: `journal.lastStamp[node]`.
     @inlinable
-    func lastStamp(of node: NodeID) -> VersionStamp? { stamps[node]?.last }
+    var lastStamp: _LastStamps { _LastStamps(stamps: stamps) }
+
+    /// A read-only view of the latest stamp journaled per node.
+    @usableFromInline
+    internal struct _LastStamps {
+        @usableFromInline let stamps: [NodeID: _Stamps]
+        @inlinable init(stamps: [NodeID: _Stamps]) { self.stamps = stamps }
+        @inlinable subscript(node: NodeID) -> VersionStamp? { stamps[node]?.last }
+    }
 
     /// Journals a write of `node` from stamp `old` to stamp `new`. A write
     /// whose `old` stamp is not the last one journaled for the node means the

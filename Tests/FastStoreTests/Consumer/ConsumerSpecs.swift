@@ -143,4 +143,7 @@ var treeSelectors: [SelectorSpec] { [
     .plain("nodeID only") { $0.m1.nodeID },                  // reads no contents
     .plain("m1.leaves") { $0.m1.leaves },                    // array of nodes
     .plain("m1.inner.left.a via value") { $0.m1.value.inner.left.a },
+    .plain("m1[\\.pair.tag]") { $0.m1[dynamicMember: \TreeMid.pair.tag] },    // a nested key path
+    .plain("m2[\\.pair.node].b") { $0.m2[dynamicMember: \TreeMid.pair.node].b },
+    .plain("m1.pair.tag") { $0.m1.pair.tag },
 ] }

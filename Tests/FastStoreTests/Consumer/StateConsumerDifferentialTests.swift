@@ -121,7 +121,7 @@ import Testing
 
     @Test func fastConsumerDeliversExactlyWhatTheNaiveOneDelivers() {
         var seeds = SeededGenerator.fromEnvironment(fallback: 0xC0_25_0E_12)
-        let runs = environmentSeed == nil ? 400 : 1
+        let runs = environmentSeed == nil ? environmentRuns(fallback: 400) : 1
         var statistics = _ConsumeStatistics()
         for _ in 0..<runs {
             let seed = runs == 1 ? seeds.seed : seeds.next()
