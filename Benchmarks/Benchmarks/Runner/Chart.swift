@@ -36,7 +36,7 @@ enum Chart {
         for e in stride(from: yMin, through: yMax, by: 1) {
             let y = py(pow(10, e))
             s += "<line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y))\" stroke=\"#ddd\"/>\n"
-            s += "<text x=\"\(f(left - 8))\" y=\"\(f(y + 4))\" text-anchor=\"end\">\(Format.duration(pow(10, e)))</text>\n"
+            s += "<text x=\"\(f(left - 8))\" y=\"\(f(y + 4))\" text-anchor=\"end\">\(decade(e))</text>\n"
         }
         s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(plotW))\" height=\"\(f(plotH))\" fill=\"none\" stroke=\"#333\"/>\n"
         s += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(height - 16))\" text-anchor=\"middle\">entities in the state</text>\n"
@@ -58,6 +58,15 @@ enum Chart {
         }
         s += "</svg>\n"
         return s
+    }
+
+    /// "100 ns", "1 µs", "10 ms", "1 s": a power of ten of nanoseconds.
+    static func decade(_ exponent: Double) -> String {
+        let e = Int(exponent)
+        let units = ["ns", "µs", "ms", "s"]
+        let unit = min(max(e / 3, 0), units.count - 1)
+        let mantissa = Int(pow(10, Double(e - unit * 3)))
+        return "\(Format.grouped(mantissa)) \(units[unit])"
     }
 
     static func escape(_ text: String) -> String {

@@ -20,6 +20,13 @@ struct Thresholds: Codable {
         var maxAllocationsPerDispatch: Double?
         var maxMedianRatio: Double?
         var maxConsumerBytes: Int?
+        /// Scaling: the subject's median at `entities` over its median at
+        /// `growthFrom` (a smaller size of the same profile, same run).
+        var growthFrom: Int?
+        var maxMedianGrowth: Double?
+        /// Scaling: the subject's consumer bytes at `entities` may exceed
+        /// those at `growthFrom` by at most this many bytes.
+        var maxConsumerBytesGrowth: Int?
     }
     var subject: String
     var reference: String
@@ -53,6 +60,22 @@ enum CIChecker {
             if let limit = check.maxConsumerBytes {
                 report(subject.consumerBytes <= limit,
                        "\(name).consumerBytes: \(subject.consumerBytes) (limit \(limit))")
+            }
+            if let from = check.growthFrom {
+                guard let small = results.first(where: { $0.profile == check.profile && $0.entities == from && $0.strategy == thresholds.subject }) else {
+                    report(false, "\(name): no result for '\(thresholds.subject)' at \(from) entities")
+                    continue
+                }
+                if let limit = check.maxMedianGrowth {
+                    let growth = subject.medianNs / max(small.medianNs, 1)
+                    report(growth <= limit,
+                           "\(name).medianGrowthFromN\(from): \(Format.duration(subject.medianNs)) / \(Format.duration(small.medianNs)) = \(String(format: "%.2f", growth)) (limit \(limit))")
+                }
+                if let limit = check.maxConsumerBytesGrowth {
+                    let growth = subject.consumerBytes - small.consumerBytes
+                    report(growth <= limit,
+                           "\(name).consumerBytesGrowthFromN\(from): \(growth) bytes (limit \(limit))")
+                }
             }
             if let limit = check.maxMedianRatio {
                 guard let reference = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == thresholds.reference }) else {
