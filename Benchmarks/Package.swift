@@ -34,6 +34,17 @@ let package = Package(
             ],
             path: "Benchmarks/Runner"
         ),
+        // The same comparison under package-benchmark (its malloc counts and
+        // wall clock; no jemalloc), one benchmark per profile and strategy.
+        .executableTarget(
+            name: "StrategyBenchmarks",
+            dependencies: [
+                "StrategyKit",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/StrategyBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
