@@ -32,8 +32,11 @@ public struct TreeMid: Hashable, Sendable {
     public var inner: Versioned<TreeInner>
     public var leaves: [Versioned<TreeLeaf>]
     public var pair: TreePair
-    public init(y: Int, inner: Versioned<TreeInner>, leaves: [Versioned<TreeLeaf>], pair: TreePair) {
-        self.y = y; self.inner = inner; self.leaves = leaves; self.pair = pair
+    /// A versioned list (per-element tracking); never shorter than 2.
+    public var list: VersionedList<Int>
+    public init(y: Int, inner: Versioned<TreeInner>, leaves: [Versioned<TreeLeaf>], pair: TreePair,
+                list: VersionedList<Int>) {
+        self.y = y; self.inner = inner; self.leaves = leaves; self.pair = pair; self.list = list
     }
 }
 
@@ -66,7 +69,8 @@ public enum TreeGen {
     public static func mid<G: RandomNumberGenerator>(_ rng: inout G) -> TreeMid {
         TreeMid(y: int(&rng), inner: Versioned(inner(&rng)),
                 leaves: (0..<Int.random(in: 0...3, using: &rng)).map { _ in Versioned(leaf(&rng)) },
-                pair: TreePair(tag: int(&rng), node: Versioned(leaf(&rng))))
+                pair: TreePair(tag: int(&rng), node: Versioned(leaf(&rng))),
+                list: VersionedList((0..<Int.random(in: 2...5, using: &rng)).map { _ in int(&rng) }))
     }
 
     public static func root<G: RandomNumberGenerator>(_ rng: inout G) -> TreeRoot {
@@ -88,7 +92,7 @@ public enum TreeGen {
             if first { body(&state.m1) } else { body(&state.m2) }
         }
         let m = first ? "m1" : "m2"
-        switch Int.random(in: 0..<29, using: &rng) {
+        switch Int.random(in: 0..<34, using: &rng) {
         case 0: state.count = v; return "count = \(v)"
         case 1: state.count += 0; return "count += 0"
         case 2: let n = Bool.random(using: &rng) ? nil : "n\(v)"; state.name = n; return "name = \(n ?? "nil")"
@@ -135,6 +139,25 @@ public enum TreeGen {
             mid(&state) { $0.pair = pair }; return "\(m).pair = \(pair.tag), new node"
         case 27:
             mid(&state) { $0[dynamicMember: \TreeMid.pair.node].a = v }; return "\(m)[\\.pair.node].a = \(v)"
+        case 28:
+            var description = ""
+            mid(&state) { node in
+                let i = Int.random(in: 0..<node.list.count, using: &rng)
+                node.list[i] = v
+                description = "\(m).list[\(i)] = \(v)"
+            }
+            return description
+        case 29:
+            var description = ""
+            mid(&state) { node in
+                let i = Int.random(in: 0..<node.list.count, using: &rng)
+                node.list[i] += 1
+                description = "\(m).list[\(i)] += 1"
+            }
+            return description
+        case 30: mid(&state) { $0.list.insert(v, at: 0) }; return "\(m).list.insert(\(v), at: 0)"
+        case 31: mid(&state) { if $0.list.count > 2 { _ = $0.list.removeLast() } }; return "\(m).list.removeLast()"
+        case 32: mid(&state) { $0.list = VersionedList([v, v, v]) }; return "\(m).list = new [\(v), \(v), \(v)]"
         default: mid(&state) { $0.inner.value.x = v }; return "\(m).inner.value.x = \(v)"
         }
     }

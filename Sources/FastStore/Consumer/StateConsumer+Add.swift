@@ -5,6 +5,13 @@
 // Every overload is O(1) and evaluates nothing: the consumer's first
 // evaluation happens at the next consume (or at once when
 // `consumeInstantly` is on and a state was consumed).
+//
+// NB: `@_disfavoredOverload` settles the shapes that more than one overload
+// accepts, in ReSwiftConsumer's favour: an optional selection with
+// `(T?, T?)` or `(T?)` callbacks is an optional consumer (a first `nil` is no
+// change), not a non-optional one over `T?`; a non-optional selection with
+// `(T?, T)` is a non-optional consumer. Without it, selectors written as
+// multi-statement closures are ambiguous.
 
 extension StateConsumer {
     // MARK: Non-optional selections
@@ -27,6 +34,7 @@ extension StateConsumer {
     /// changes (the first time included).
     ///
     /// - Complexity: O(1).
+    @_disfavoredOverload
     @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T,
@@ -42,6 +50,7 @@ extension StateConsumer {
     /// is no previous one the first time).
     ///
     /// - Complexity: O(1).
+    @_disfavoredOverload
     @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T,
@@ -93,6 +102,7 @@ extension StateConsumer {
     /// `nil`.
     ///
     /// - Complexity: O(1).
+    @_disfavoredOverload
     @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T?,

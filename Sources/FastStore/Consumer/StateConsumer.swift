@@ -60,7 +60,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     @usableFromInline internal var _consumeInstantly = false
 
     @usableFromInline internal var _isConsuming = false
-    @usableFromInline internal var _pending: [(state: State, changes: _DrainChanges?)] = []
+    @usableFromInline internal var _pending: [_PendingConsume<State>] = []
 
     @usableFromInline internal let _recorder = _ReadRecorder()
     @usableFromInline internal var _candidates: [Int] = []
@@ -186,13 +186,30 @@ public final class StateConsumer<State>: @unchecked Sendable {
         let changes = _DrainChanges.current
         _lock.lock()
         if _isConsuming {
-            _pending.append((newState, changes))
+            _pending.append(.state(newState, changes))
             _lock.unlock()
             return
         }
         _isConsuming = true
         _lock.unlock()
         _consumeOne(newState, changes)
+        _finishConsuming()
+    }
+
+    /// Consumes the state `read` returns, reading it only once this thread
+    /// holds the consuming turn (so that no consume queued after it can
+    /// deliver an older state). Used to deliver a store's current state.
+    @usableFromInline
+    internal func _consumeLatest(_ read: @escaping () -> State) {
+        _lock.lock()
+        if _isConsuming {
+            _pending.append(.read(read))
+            _lock.unlock()
+            return
+        }
+        _isConsuming = true
+        _lock.unlock()
+        _consumeOne(read(), nil)
         _finishConsuming()
     }
 
@@ -208,7 +225,10 @@ public final class StateConsumer<State>: @unchecked Sendable {
             }
             let next = _pending.removeFirst()
             _lock.unlock()
-            _consumeOne(next.state, next.changes)
+            switch next {
+            case .state(let state, let changes): _consumeOne(state, changes)
+            case .read(let read): _consumeOne(read(), nil)
+            }
         }
     }
 
@@ -351,6 +371,15 @@ public final class StateConsumer<State>: @unchecked Sendable {
         var seen = Set<_Dependency>()
         return dependencies.filter { seen.insert($0).inserted }
     }
+}
+
+/// A consume that arrived while another was running.
+@usableFromInline
+internal enum _PendingConsume<State> {
+    /// A state, with the drain changes installed when it arrived.
+    case state(State, _DrainChanges?)
+    /// The latest state of a source, read when its turn comes.
+    case read(() -> State)
 }
 
 /// Counters of what consumes did, for tests and benchmarks.

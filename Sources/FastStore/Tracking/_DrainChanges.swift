@@ -62,32 +62,58 @@ internal final class _DrainChanges: @unchecked Sendable {
         }
     }
 
-    /// Changes given as a bare list of writes. Nothing proves that the
-    /// writes account for the whole step from `oldRoot` to `newRoot`, so
-    /// consumers treat them as unchained (they evaluate every selector)
-    /// unless the two roots are equal. Prefer ``init(journal:oldRoot:newRoot:)``.
+    /// The changes of a drain given as the writes its journal recorded
+    /// (`journal.writes`), the state's root being at `oldRoot` before the
+    /// drain and at `newRoot` after.
+    ///
+    /// The writes alone cannot prove that they account for the whole step
+    /// from `oldRoot` to `newRoot` (a reducer may assign a kept copy of the
+    /// root); this looks up the journal that recorded them last on this
+    /// thread (``_WriteJournal/_recordedChain(of:root:from:to:)``) to check.
+    /// Writes it cannot match to that journal count as unchained unless the
+    /// roots are equal: consumers then evaluate every selector.
+    ///
+    /// - Complexity: O(1).
     @inlinable
     init(writes: [(node: NodeID, kind: _WriteKind)], oldRoot: _RootVersion?, newRoot: _RootVersion?) {
         self.writes = writes
         self.oldRoot = oldRoot
         self.newRoot = newRoot
-        self.isChained = oldRoot != nil && oldRoot == newRoot
+        if let oldRoot, let newRoot, oldRoot.node == newRoot.node {
+            self.isChained = oldRoot.version == newRoot.version
+                || _WriteJournal._recordedChain(of: writes, root: newRoot.node, from: oldRoot.version, to: newRoot.version)
+        } else {
+            self.isChained = false
+        }
+    }
+
+    @inlinable
+    init(writes: [(node: NodeID, kind: _WriteKind)], oldRoot: _RootVersion?, newRoot: _RootVersion?, isChained: Bool) {
+        self.writes = writes
+        self.oldRoot = oldRoot
+        self.newRoot = newRoot
+        self.isChained = isChained
     }
 
     /// The changes of consecutive drains as one: the union of their writes,
     /// from the first one's old root to the last one's new root. Valid for
-    /// finding affected readers, which is a union over writes.
+    /// finding affected readers, which is a union over writes; chained when
+    /// every span is chained and each starts where the previous one ended.
     ///
-    /// - Precondition: `spans` is not empty and each span starts where the
-    ///   previous one ended.
+    /// - Precondition: `spans` is not empty.
     @usableFromInline
     static func merging(_ spans: [_DrainChanges]) -> _DrainChanges {
         precondition(!spans.isEmpty, "FastStore: internal error: merging no drain changes")
         if spans.count == 1 { return spans[0] }
+        var isChained = spans[0].isChained
+        for (previous, next) in zip(spans, spans.dropFirst()) where !next.isChained || next.oldRoot != previous.newRoot {
+            isChained = false
+        }
         return _DrainChanges(
             writes: spans.flatMap(\.writes),
             oldRoot: spans.first!.oldRoot,
-            newRoot: spans.last!.newRoot
+            newRoot: spans.last!.newRoot,
+            isChained: isChained
         )
     }
 

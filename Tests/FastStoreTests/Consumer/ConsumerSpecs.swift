@@ -146,4 +146,8 @@ var treeSelectors: [SelectorSpec] { [
     .plain("m1[\\.pair.tag]") { $0.m1[dynamicMember: \TreeMid.pair.tag] },    // a nested key path
     .plain("m2[\\.pair.node].b") { $0.m2[dynamicMember: \TreeMid.pair.node].b },
     .plain("m1.pair.tag") { $0.m1.pair.tag },
+    .plain("m1.list[1]") { $0.m1.list[1] },                  // one element of a versioned list
+    .plain("m2.list[0] + m2.list[1]") { $0.m2.list[0] + $0.m2.list[1] },
+    .plain("m1.list") { $0.m1.list },                        // a whole list
+    .plain("m2.list.count") { $0.m2.list.count },
 ] }

@@ -314,3 +314,26 @@ private final class Recorder: @unchecked Sendable {
         #expect(log.take() == ["first 1", "first returned", "second 1", "first 2", "second 2"])
     }
 }
+
+/// Which overload each callback shape resolves to, single-expression and
+/// multi-statement selectors alike (each shape is told apart by when it
+/// fires on a first `nil` or first value).
+@Suite struct StateConsumerOverloadTests {
+    private struct S: Equatable { var count = 1; var name: String? = "a" }
+
+    @Test func callbackShapesResolveToReSwiftConsumerSemantics() {
+        let consumer = StateConsumer<S>()
+        var calls: [String] = []
+        consumer.add({ $0.count }) { (old: Int, new: Int) in calls.append("strict") }    // never first
+        consumer.add({ s in let x = s.count; return x }) { (old: Int?, new: Int) in calls.append("oldNew") }
+        consumer.add({ $0.name }) { (old: String?, new: String?) in calls.append("optional") }  // fires: nil -> a
+        consumer.add({ s in let x = s.name; return x }) { (new: String?) in calls.append("optionalNew") }
+        consumer.add({ s in let x = s.name; return x }) { (old: String?, new: String) in calls.append("nonNilNew") }
+        consumer.add({ $0.count }) { (new: Int) in calls.append("new") }
+        consumer.consume(newState: S())
+        #expect(calls == ["oldNew", "optional", "optionalNew", "nonNilNew", "new"])
+        calls.removeAll()
+        consumer.consume(newState: S(count: 2, name: nil))
+        #expect(calls == ["strict", "oldNew", "optional", "optionalNew", "new"])
+    }
+}

@@ -1,0 +1,36 @@
+extension StateConsumer {
+    /// Feeds this consumer from `store`: it consumes the store's current
+    /// state now, then every state the store publishes, until the returned
+    /// subscription is cancelled or released.
+    ///
+    /// This is ReSwiftConsumer's `newState(state:) { consumer.consume(newState:
+    /// state) }` pattern. On versioned state each consume after the first
+    /// uses the store's drain journal, so only consumers that read a node
+    /// the drain wrote are evaluated.
+    ///
+    /// The store holds the consumer weakly: a consumer that is deallocated
+    /// stops consuming. The first consume (of the current state) runs on
+    /// the calling thread.
+    ///
+    /// - Parameters:
+    ///   - store: The store to consume.
+    ///   - thread: Where the consumers are called (the store's
+    ///     ``NotificationThread``; default: the draining thread). On `.main`,
+    ///     the store coalesces drains and hands over their merged changes.
+    /// - Returns: The store subscription. Keep it: releasing it disconnects.
+    /// - Complexity: the first consume evaluates every consumer; each later
+    ///   one, O(writes + affected consumers × their selector cost).
+    public func connect<Action>(
+        to store: Store<State, Action>,
+        on thread: NotificationThread = .drainThread
+    ) -> StoreSubscription {
+        let subscription = store.subscribe(on: thread) { [weak self] state in
+            self?.consume(newState: state)
+        }
+        // NB: the current state is read once this thread holds the consuming
+        // turn: a drain that publishes meanwhile is delivered after it, never
+        // before, so the consumer does not step back to an older state.
+        _consumeLatest { store.state }
+        return subscription
+    }
+}

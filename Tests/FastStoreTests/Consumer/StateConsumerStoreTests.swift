@@ -1,0 +1,123 @@
+@_spi(Testing) import FastStore
+import FastStoreTestSupport
+import Testing
+
+/// A mutation of the test tree, as an action.
+private struct Mutate: Sendable {
+    let body: @Sendable (inout TreeState) -> Void
+}
+
+private struct Todo: Equatable, Sendable {
+    var title: String
+    var done = false
+}
+
+private struct TodoState: Equatable, Sendable {
+    var items: VersionedList<Todo>
+    var filter = "all"
+    var settings = Versioned(Settings())
+}
+
+private struct Settings: Equatable, Sendable {
+    var theme = "light"
+}
+
+private enum TodoAction: Sendable {
+    case toggle(Int)
+    case setFilter(String)
+    case setTheme(String)
+    case replace(Versioned<TodoState>)
+}
+
+private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoAction) {
+    switch action {
+    case .toggle(let i): state.items[i].done.toggle()
+    case .setFilter(let filter): state.filter = filter
+    case .setTheme(let theme): state.settings.theme = theme
+    case .replace(let other): state = other
+    }
+}
+
+/// The consumer fed by a real ``Store``.
+@Suite struct StateConsumerStoreTests {
+    @Test func aConnectedConsumerRunsOnlyAffectedSelectors() {
+        let initial = Versioned(TodoState(items: VersionedList((0..<1000).map { Todo(title: "\($0)") })))
+        let store = Store(state: initial, reducer: todoReducer)
+        let consumer = StateConsumer<Versioned<TodoState>>()
+        let counter = SelectorCounter()
+        var log: [String] = []
+        for i in 0..<100 {
+            consumer.add({ counter.count(i); return $0.items[i * 10].done }) { (old: Bool?, new: Bool) in
+                log.append("item \(i * 10) \(old.map { "\($0)" } ?? "nil")->\(new)")
+            }
+        }
+        consumer.add({ counter.count(1000); return $0.filter }) { (new: String) in log.append("filter \(new)") }
+        consumer.add({ counter.count(1001); return $0.settings }) { (new: Versioned<Settings>) in
+            log.append("settings \(new.theme)")
+        }
+        let subscription = consumer.connect(to: store)
+        // The current state is consumed at once: every consumer runs.
+        #expect(log.count == 102)
+        #expect(counter.total == 102)
+        log.removeAll()
+
+        store.dispatch(.toggle(20))
+        #expect(log == ["item 20 false->true"])
+        #expect(counter.total == 103)  // one selector ran
+        store.dispatch(.toggle(21))   // nobody reads item 21
+        #expect(log == ["item 20 false->true"])
+        #expect(counter.total == 103)
+        store.dispatch(.setFilter("done"))
+        #expect(log.last == "filter done")
+        #expect(counter.total == 104)
+        store.dispatch(.setTheme("dark"))
+        #expect(log.last == "settings dark")
+        #expect(counter.total == 105)
+        #expect(consumer._statistics.journaledConsumes == 4)
+
+        // A reducer that assigns a whole (kept) state: the chain is broken,
+        // every selector runs and the callbacks are right.
+        store.dispatch(.replace(initial))
+        #expect(log.suffix(3) == ["item 20 true->false", "filter all", "settings light"])
+        #expect(counter.total == 105 + 102)
+        #expect(consumer._statistics.fullConsumes == 2)
+
+        subscription.cancel()
+        store.dispatch(.toggle(30))
+        #expect(counter.total == 105 + 102)
+    }
+
+    @Test func aConnectedConsumerMatchesTheNaiveOneThroughTheStore() {
+        let seed = environmentSeed ?? 0x5702E
+        var rng = SeededGenerator(seed: seed)
+        let store = Store<TreeState, Mutate>(state: TreeGen.state(&rng)) { state, action in action.body(&state) }
+        let fast = StateConsumer<TreeState>()
+        let naive = NaiveConsumer<TreeState>()
+        let fastLog = EventLog(), naiveLog = EventLog()
+        let counter = SelectorCounter()
+        for (id, spec) in treeSelectors.enumerated() {
+            let shape = CallbackShape.allCases[id % CallbackShape.allCases.count]
+            _ = spec.register(shape, id, fast, naive, fastLog, naiveLog, counter)
+        }
+        let subscription = fast.connect(to: store)
+        naive.consume(newState: store.state)
+        let naiveSubscription = store.subscribe { naive.consume(newState: $0) }
+        #expect(fastLog.take() == naiveLog.take())
+        var history: [TreeState] = []
+        for step in 0..<300 {
+            let mutationSeed = rng.next()
+            let past = history
+            store.dispatch(Mutate { state in
+                var local = SeededGenerator(seed: mutationSeed)
+                TreeGen.mutate(&state, history: past, &local)
+            })
+            let fastEvents = fastLog.take(), naiveEvents = naiveLog.take()
+            #expect(fastEvents == naiveEvents, "seed \(seed) (FASTSTORE_SEED=\(seed)), step \(step)")
+            if fastEvents != naiveEvents { break }
+            if step % 7 == 0 { history.append(store.state) }
+        }
+        #expect(fast._statistics.journaledConsumes > 150)
+        subscription.cancel()
+        naiveSubscription.cancel()
+    }
+}
