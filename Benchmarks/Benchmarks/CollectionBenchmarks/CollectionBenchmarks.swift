@@ -34,21 +34,25 @@ let treeOneChange: TreeDictionary<Int, Int> = {
 /// Positions spread over the whole collection.
 @inline(__always) func position(_ i: Int) -> Int { (i &* 7919 &+ 13) % n }
 
-let quick = Benchmark.Configuration(
+var quick: Benchmark.Configuration {
+    Benchmark.Configuration(
     metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
     warmupIterations: 10,
     scalingFactor: .one,
     maxDuration: .seconds(1),
     maxIterations: 20_000
-)
+    )
+}
 
-let slow = Benchmark.Configuration(
+var slow: Benchmark.Configuration {
+    Benchmark.Configuration(
     metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
     warmupIterations: 2,
     scalingFactor: .one,
     maxDuration: .seconds(2),
     maxIterations: 60
-)
+    )
+}
 
 let benchmarks: @Sendable () -> Void = {
     // MARK: Update one element while an older version is alive

@@ -78,7 +78,9 @@ extension VersionedDictionary {
     /// old value. Takes a fresh stamp only when something changes.
     @inlinable
     @discardableResult
-    internal mutating func _setValue(_ value: Value?, forKey key: Key) -> (old: Value?, stamps: (VersionStamp, VersionStamp)?) {
+    internal mutating func _setValue(
+        _ value: Value?, forKey key: Key, check: Bool = true
+    ) -> (old: Value?, stamps: (VersionStamp, VersionStamp)?) {
         let hash = _MapNode<Key, Value>.hash(key)
         let oldStamp = _root.stamp
         if let value {
@@ -86,7 +88,7 @@ extension VersionedDictionary {
             _MapNode.makeUnique(&_root, stamp: new)
             let old = _root.update(value, for: key, hash: hash, shift: 0, stamp: new)
             if old == nil { _count += 1 }
-            _checkAfterWrite()
+            if check { _checkAfterWrite() }
             return (old ?? nil, (oldStamp, new))
         }
         guard _root.entry(for: key, hash: hash) != nil else { return (nil, nil) }
@@ -94,7 +96,7 @@ extension VersionedDictionary {
         _MapNode.makeUnique(&_root, stamp: new)
         let old = _root.remove(key, hash: hash, shift: 0, stamp: new)
         _count -= 1
-        _checkAfterWrite()
+        if check { _checkAfterWrite() }
         return (old, (oldStamp, new))
     }
 }

@@ -100,6 +100,7 @@ extension _ListNode {
                 return
             }
             let base = cursor.offset
+            if buffer.capacity == 0 { buffer.reserveCapacity(2 * leafCapacity) }
             node.slots.withUnsafeBufferPointer { slots in
                 for i in 0 ..< slots.count { buffer.append(_DiffEntry(slot: slots[i], offset: base + i)) }
             }

@@ -91,8 +91,7 @@ extension VersionedList {
     internal mutating func _insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) {
         if let right = _root.insert(element, slot: slot, at: index, stamp: stamp) {
             let left = _root
-            _root = _ListNode(
-                branch: [left, right], height: left.height + 1, count: left.count + right.count, stamp: stamp)
+            _root = _ListNode(branch: [left, right], height: left.height + 1, stamp: stamp)
         }
     }
 

@@ -32,8 +32,13 @@ internal struct _ListCursor<Element> {
     /// Moves past the front subtree.
     @inlinable
     mutating func advance() {
-        offset += front.unsafelyUnwrapped.count
         inLeaf = 0
+        guard !stack.isEmpty else {
+            offset += front.unsafelyUnwrapped.count
+            front = nil
+            return
+        }
+        offset += stack[stack.count - 1].node.counts[stack[stack.count - 1].index]
         while !stack.isEmpty {
             let top = stack.count - 1
             let next = stack[top].index + 1

@@ -43,9 +43,7 @@ extension _ListNode {
             var next = ContiguousArray<_ListNode>()
             next.reserveCapacity(groups.count)
             for range in groups {
-                let children = ContiguousArray(level[range])
-                let count = children.reduce(0) { $0 + $1.count }
-                next.append(_ListNode(branch: children, height: height, count: count, stamp: stamp))
+                next.append(_ListNode(branch: ContiguousArray(level[range]), height: height, stamp: stamp))
             }
             level = next
             height += 1

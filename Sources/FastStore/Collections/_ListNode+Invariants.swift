@@ -35,7 +35,7 @@ extension _ListNode {
             precondition(slots.count == count, "VersionedList: leaf has \(slots.count) slots for \(count) elements")
             precondition(count <= Self.leafCapacity, "VersionedList: overfull leaf (\(count))")
             if !isRoot { precondition(count >= Self.leafMinimum, "VersionedList: underfull leaf (\(count))") }
-            precondition(children.isEmpty, "VersionedList: leaf with children")
+            precondition(children.isEmpty && counts.isEmpty, "VersionedList: leaf with children")
             for slot in slots {
                 identities.insert(slot.identity)
                 precondition(slot.written >= slot.identity, "VersionedList: slot written before its insertion")
@@ -43,6 +43,10 @@ extension _ListNode {
             return
         }
         precondition(elements.isEmpty && slots.isEmpty, "VersionedList: branch with elements")
+        precondition(counts.count == children.count, "VersionedList: \(counts.count) counts for \(children.count) children")
+        for (k, child) in children.enumerated() {
+            precondition(counts[k] == child.count, "VersionedList: stale count \(counts[k]) for a child of \(child.count)")
+        }
         precondition(children.count <= Self.branchCapacity, "VersionedList: overfull branch (\(children.count))")
         if isRoot {
             precondition(children.count >= 2, "VersionedList: root branch with \(children.count) child")

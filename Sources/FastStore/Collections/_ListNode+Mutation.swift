@@ -52,8 +52,12 @@ extension _ListNode {
         let (k, o) = child(forInsertionAt: index)
         let child = uniqueChild(k, stamp: stamp)
         if let right = child.insert(element, slot: slot, at: o, stamp: stamp) {
+            counts[k] = child.count
             children.insert(right, at: k + 1)
+            counts.insert(right.count, at: k + 1)
             if children.count > Self.branchCapacity { return split(stamp: stamp) }
+        } else {
+            counts[k] += 1
         }
         return nil
     }
@@ -71,10 +75,12 @@ extension _ListNode {
             return right
         }
         let moved = ContiguousArray(children[mid...])
-        let movedCount = moved.reduce(0) { $0 + $1.count }
+        let movedCounts = ContiguousArray(counts[mid...])
+        let movedCount = movedCounts.reduce(0, +)
         children.removeSubrange(mid...)
+        counts.removeSubrange(mid...)
         count -= movedCount
-        return _ListNode(branch: moved, height: height, count: movedCount, stamp: stamp)
+        return _ListNode(branch: moved, counts: movedCounts, height: height, count: movedCount, stamp: stamp)
     }
 
     // MARK: Removal
@@ -98,6 +104,7 @@ extension _ListNode {
             element = child.remove(at: o, stamp: stamp)
             underfull = child.width < child.minimum
         }
+        counts[k] -= 1
         if underfull { fixUnderflow(at: k, stamp: stamp) }
         return element
     }
@@ -118,9 +125,12 @@ extension _ListNode {
                 l.slots.append(contentsOf: r.slots)
             } else {
                 l.children.append(contentsOf: r.children)
+                l.counts.append(contentsOf: r.counts)
             }
             l.count += r.count
+            counts[left] = l.count
             children.remove(at: left + 1)
+            counts.remove(at: left + 1)
             return
         }
         // Redistribute so both halves hold at least the minimum.
@@ -135,10 +145,11 @@ extension _ListNode {
                 l.count += n
                 r.count -= n
             } else {
-                let moved = r.children[..<n]
-                let c = moved.reduce(0) { $0 + $1.count }
-                l.children.append(contentsOf: moved)
+                let c = r.counts[..<n].reduce(0, +)
+                l.children.append(contentsOf: r.children[..<n])
+                l.counts.append(contentsOf: r.counts[..<n])
                 r.children.removeSubrange(..<n)
+                r.counts.removeSubrange(..<n)
                 l.count += c
                 r.count -= c
             }
@@ -153,13 +164,16 @@ extension _ListNode {
                 l.count -= n
                 r.count += n
             } else {
-                let moved = l.children[from...]
-                let c = moved.reduce(0) { $0 + $1.count }
-                r.children.insert(contentsOf: moved, at: 0)
+                let c = l.counts[from...].reduce(0, +)
+                r.children.insert(contentsOf: l.children[from...], at: 0)
+                r.counts.insert(contentsOf: l.counts[from...], at: 0)
                 l.children.removeSubrange(from...)
+                l.counts.removeSubrange(from...)
                 l.count -= c
                 r.count += c
             }
         }
+        counts[left] = l.count
+        counts[left + 1] = r.count
     }
 }

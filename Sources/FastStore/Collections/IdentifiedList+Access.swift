@@ -1,0 +1,265 @@
+extension IdentifiedList {
+    /// The position of the element with `id`, if any (not recorded).
+    ///
+    /// - Complexity: O(log n) levels.
+    @inlinable
+    internal func _position(of id: ID) -> Int? {
+        guard let label = _labels._value(forKey: id) else { return nil }
+        return _list._root.position(ofLabel: label)
+    }
+
+    /// The element with `id`, or nil. Setting an element updates it in place
+    /// (or appends it when the id is new); setting nil removes it.
+    ///
+    /// Reading records that id; writing journals it.
+    ///
+    /// - Precondition: a set element has the id it is set for.
+    /// - Complexity: O(log n) levels; a write copies one node per level of
+    ///   each tree when shared.
+    @inlinable
+    public subscript(id id: ID) -> Element? {
+        get {
+            _recordElementRead(nodeID) { AnyHashable(id) }
+            guard let position = _position(of: id) else { return nil }
+            return _list._root.element(at: position).element
+        }
+        set {
+            guard let newValue else {
+                remove(id: id)
+                return
+            }
+            _collectionPrecondition(
+                newValue.id == id, "IdentifiedList: element with id \(newValue.id) set for id \(id)")
+            if let position = _position(of: id) {
+                _update(newValue, at: position)
+            } else {
+                insert(newValue, at: _list._root.count)
+            }
+        }
+    }
+
+    /// Writes `element` over the entry at `position` (same id) and journals it.
+    @inlinable
+    internal mutating func _update(_ element: Element, at position: Int) {
+        let old = version
+        let new = VersionStamp.next()
+        _ListNode.makeUnique(&_list._root, stamp: new)
+        let (leaf, offset) = _list._root.uniqueLeaf(containing: position, stamp: new)
+        leaf.slots[offset].written = new.rawValue
+        leaf.elements[offset].element = element
+        _journalElementWrite(nodeID, from: old, to: new) { AnyHashable(element.id) }
+        _list._checkAfterWrite()
+    }
+
+    /// Whether an element has `id`. Records a read of that id.
+    @inlinable
+    public func contains(id: ID) -> Bool {
+        _recordElementRead(nodeID) { AnyHashable(id) }
+        return _labels._value(forKey: id) != nil
+    }
+
+    /// The position of the element with `id`, or nil. Records a read of the
+    /// whole list (a position depends on every element before it).
+    ///
+    /// - Complexity: O(log n) levels.
+    @inlinable
+    public func index(id: ID) -> Int? {
+        _recordWholeRead(nodeID)
+        return _position(of: id)
+    }
+
+    /// The ids in order. Records a read of the whole list.
+    public var ids: [ID] {
+        _recordWholeRead(nodeID)
+        var ids: [ID] = []
+        ids.reserveCapacity(_list._root.count)
+        _list._root.forEachLeaf { leaf in
+            for entry in leaf.elements { ids.append(entry.element.id) }
+        }
+        return ids
+    }
+
+    /// Inserts `element` at `position`. Journals its id.
+    ///
+    /// - Precondition: `position` is in `0 ... count` ("Index out of range");
+    ///   no element has the same id ("IdentifiedList: duplicate id ...").
+    /// - Complexity: O(log n) amortized.
+    @inlinable
+    public mutating func insert(_ element: Element, at position: Int) {
+        _collectionPrecondition(position >= 0 && position <= _list._root.count, "Index out of range")
+        let id = element.id
+        _collectionPrecondition(_labels._value(forKey: id) == nil, "IdentifiedList: duplicate id \(id)")
+        let old = version
+        let label = _freeLabel(forInsertionAt: position)
+        let new = VersionStamp.next()
+        _ListNode.makeUnique(&_list._root, stamp: new)
+        _list._insert(
+            _IdentifiedEntry(label: label, element: element), slot: _ListSlot(fresh: new.rawValue),
+            at: position, stamp: new)
+        _labels._setValue(label, forKey: id)
+        _journalElementWrite(nodeID, from: old, to: version) { AnyHashable(id) }
+        _list._checkAfterWrite()
+    }
+
+    /// Appends `element`. Journals its id.
+    ///
+    /// - Precondition: no element has the same id.
+    @inlinable
+    public mutating func append(_ element: Element) {
+        insert(element, at: _list._root.count)
+    }
+
+    /// Appends every element of `elements`, in order.
+    @inlinable
+    public mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+        for element in elements { append(element) }
+    }
+
+    /// Removes and returns the element at `position`. Journals its id.
+    ///
+    /// - Precondition: `position` is in `0 ..< count` ("Index out of range").
+    /// - Complexity: O(log n).
+    @inlinable
+    @discardableResult
+    public mutating func remove(at position: Int) -> Element {
+        _collectionPrecondition(position >= 0 && position < _list._root.count, "Index out of range")
+        let old = version
+        let new = VersionStamp.next()
+        _ListNode.makeUnique(&_list._root, stamp: new)
+        let element = _list._remove(at: position, stamp: new).element
+        _labels._setValue(nil, forKey: element.id)
+        _journalElementWrite(nodeID, from: old, to: version) { AnyHashable(element.id) }
+        _list._checkAfterWrite()
+        return element
+    }
+
+    /// Removes and returns the element with `id`, or returns nil (writing
+    /// nothing) when there is none. Journals the id.
+    ///
+    /// - Complexity: O(log n) levels.
+    @inlinable
+    @discardableResult
+    public mutating func remove(id: ID) -> Element? {
+        guard let position = _position(of: id) else { return nil }
+        return remove(at: position)
+    }
+
+    /// Removes the elements that satisfy `shouldBeRemoved`, keeping the
+    /// others' identities. Journals a structural write when anything was
+    /// removed.
+    ///
+    /// - Complexity: O(n log n).
+    @inlinable
+    public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        var kept = ContiguousArray<Element>()
+        var slots = ContiguousArray<_ListSlot>()
+        try _list._root.forEachLeaf { leaf in
+            for i in 0 ..< leaf.count where try !shouldBeRemoved(leaf.elements[i].element) {
+                kept.append(leaf.elements[i].element)
+                slots.append(leaf.slots[i])
+            }
+        }
+        guard kept.count != _list._root.count else { return }
+        let old = version
+        _rebuild(kept, slots: slots)
+        _journalContentWrite(nodeID, from: old, to: version)
+    }
+
+    /// Removes every element (keeping the identity). Journals a structural write.
+    @inlinable
+    public mutating func removeAll() {
+        removeAll { _ in true }
+    }
+
+    /// Sorts the elements with `areInIncreasingOrder`. Journals a structural
+    /// write; the diff reports a sort as every row removed and inserted.
+    ///
+    /// - Complexity: O(n log n).
+    @inlinable
+    public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+        guard _list._root.count > 1 else { return }
+        var elements = ContiguousArray<Element>()
+        elements.reserveCapacity(_list._root.count)
+        _list._root.forEachLeaf { leaf in
+            for entry in leaf.elements { elements.append(entry.element) }
+        }
+        try elements.sort(by: areInIncreasingOrder)
+        let old = version
+        _rebuild(elements, slots: nil)
+        _journalContentWrite(nodeID, from: old, to: version)
+    }
+
+    /// The elements that satisfy `isIncluded`, as a version of this list.
+    @inlinable
+    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> IdentifiedList {
+        _recordWholeRead(nodeID)
+        var copy = self
+        try copy.removeAll { try !isIncluded($0) }
+        return copy
+    }
+}
+
+extension IdentifiedList where Element: Comparable {
+    /// Sorts the elements in ascending order.
+    @inlinable
+    public mutating func sort() { sort(by: <) }
+}
+
+// MARK: Collection
+
+extension IdentifiedList: RandomAccessCollection {
+    public typealias Index = Int
+    public typealias Indices = Range<Int>
+
+    @inlinable public var startIndex: Int { 0 }
+
+    /// The element count. Records a read of the whole list.
+    @inlinable public var endIndex: Int {
+        _recordWholeRead(nodeID)
+        return _list._root.count
+    }
+
+    /// The element count. Records a read of the whole list.
+    @inlinable public var count: Int {
+        _recordWholeRead(nodeID)
+        return _list._root.count
+    }
+
+    @inlinable public var isEmpty: Bool {
+        _recordWholeRead(nodeID)
+        return _list._root.count == 0
+    }
+
+    @inlinable public var underestimatedCount: Int { _list._root.count }
+
+    @inlinable public func index(after i: Int) -> Int { i + 1 }
+    @inlinable public func index(before i: Int) -> Int { i - 1 }
+    @inlinable public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
+    @inlinable public func distance(from start: Int, to end: Int) -> Int { end - start }
+
+    /// The element at `position`. Records a read of the whole list (which
+    /// element sits at a position depends on the whole order).
+    ///
+    /// - Precondition: `position` is in `0 ..< count` ("Index out of range").
+    /// - Complexity: O(log n).
+    @inlinable
+    public subscript(position: Int) -> Element {
+        _collectionPrecondition(position >= 0 && position < _list._root.count, "Index out of range")
+        _recordWholeRead(nodeID)
+        return _list._root.element(at: position).element
+    }
+
+    /// Iterates the elements leaf by leaf. Records a read of the whole list.
+    @inlinable
+    public func makeIterator() -> Iterator {
+        _recordWholeRead(nodeID)
+        return Iterator(base: VersionedList.Iterator(root: _list._root))
+    }
+
+    /// An iterator over an identified list's elements.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var base: VersionedList<_IdentifiedEntry<Element>>.Iterator
+        @inlinable init(base: VersionedList<_IdentifiedEntry<Element>>.Iterator) { self.base = base }
+        @inlinable public mutating func next() -> Element? { base.next()?.element }
+    }
+}

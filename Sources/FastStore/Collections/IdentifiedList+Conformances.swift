@@ -1,0 +1,107 @@
+extension IdentifiedList: ExpressibleByArrayLiteral {
+    /// A list of the literal's elements.
+    ///
+    /// - Precondition: the ids are unique.
+    @inlinable
+    public init(arrayLiteral elements: Element...) {
+        self.init(elements)
+    }
+}
+
+extension IdentifiedList: Equatable where Element: Equatable {
+    /// Whether both hold equal elements in the same order. Records a read of
+    /// both; skips the nodes two versions share.
+    @inlinable
+    public static func == (lhs: IdentifiedList, rhs: IdentifiedList) -> Bool {
+        lhs._list == rhs._list
+    }
+}
+
+extension IdentifiedList: Hashable where Element: Hashable {
+    /// Hashes the elements in order. Records a read of the whole list.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        _list.hash(into: &hasher)
+    }
+}
+
+extension IdentifiedList: Encodable where Element: Encodable {
+    /// Encodes the elements as a plain array. Records a read of the whole list.
+    public func encode(to encoder: any Encoder) throws {
+        _recordWholeRead(nodeID)
+        var container = encoder.unkeyedContainer()
+        try _list._root.forEachLeaf { leaf in
+            for entry in leaf.elements { try container.encode(entry.element) }
+        }
+    }
+}
+
+extension IdentifiedList: Decodable where Element: Decodable {
+    /// Decodes a plain array, with a new identity.
+    ///
+    /// Throws `DecodingError.dataCorrupted` on a duplicate id.
+    public init(from decoder: any Decoder) throws {
+        let elements = try [Element](from: decoder)
+        var seen = Set<ID>()
+        for element in elements where !seen.insert(element.id).inserted {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: "IdentifiedList: duplicate id \(element.id)"))
+        }
+        self.init(elements)
+    }
+}
+
+extension IdentifiedList: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The elements as an array literal. Records a read of the whole list.
+    public var description: String {
+        _recordWholeRead(nodeID)
+        return _describe(debug: false)
+    }
+
+    /// `IdentifiedList([...])`. Records a read of the whole list.
+    public var debugDescription: String {
+        _recordWholeRead(nodeID)
+        return "IdentifiedList(" + _describe(debug: true) + ")"
+    }
+
+    private func _describe(debug: Bool) -> String {
+        var result = "["
+        var first = true
+        _list._root.forEachLeaf { leaf in
+            for entry in leaf.elements {
+                if !first { result += ", " }
+                first = false
+                if debug {
+                    debugPrint(entry.element, terminator: "", to: &result)
+                } else {
+                    print(entry.element, terminator: "", to: &result)
+                }
+            }
+        }
+        return result + "]"
+    }
+}
+
+#if FASTSTORE_INTERNAL_CHECKS
+extension IdentifiedList {
+    /// Checks both trees, that labels increase along the list, and that the
+    /// id→label map holds exactly the elements' ids and labels.
+    ///
+    /// - Complexity: O(n log n).
+    @usableFromInline
+    internal func _invariantCheck() {
+        _list._invariantCheck()
+        _labels._invariantCheck()
+        precondition(_labels._count == _list._root.count, "IdentifiedList: \(_labels._count) ids for \(_list._root.count) elements")
+        var previous: UInt64? = nil
+        _list._root.forEachLeaf { leaf in
+            for entry in leaf.elements {
+                if let previous { precondition(entry.label > previous, "IdentifiedList: labels out of order") }
+                previous = entry.label
+                precondition(_labels._value(forKey: entry.element.id) == entry.label,
+                             "IdentifiedList: id \(entry.element.id) maps to the wrong label")
+            }
+        }
+    }
+}
+#endif

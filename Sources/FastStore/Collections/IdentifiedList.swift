@@ -1,0 +1,140 @@
+/// An ordered list of identifiable elements (the shape of a table's rows):
+/// random access by position, lookup by id, unique ids, stored as persistent
+/// trees with a version stamp per node.
+///
+/// Positions live in a ``VersionedList`` of the elements, each with an order
+/// label; a ``VersionedDictionary`` maps each id to its label. Finding an id
+/// is a map lookup then a descent by label: O(log n) levels, no scan.
+///
+/// For FastStore's consumers: reading by id records that id; reading by
+/// position, count, iteration, comparison or description records the whole
+/// list. Writing, inserting or removing by id journals that id; reordering
+/// (sort, remove where) journals a structural write.
+public struct IdentifiedList<Element: Identifiable> {
+    public typealias ID = Element.ID
+
+    @usableFromInline var _list: VersionedList<_IdentifiedEntry<Element>>
+    @usableFromInline var _labels: VersionedDictionary<ID, UInt64>
+
+    /// An empty list with a new identity.
+    @inlinable
+    public init() {
+        _list = VersionedList()
+        _labels = VersionedDictionary()
+    }
+
+    /// A list of `elements`, in order, with a new identity.
+    ///
+    /// - Precondition: the ids are unique ("IdentifiedList: duplicate id ...").
+    /// - Complexity: O(n log n).
+    @inlinable
+    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+        self.init()
+        _rebuild(ContiguousArray(elements), slots: nil)
+    }
+}
+
+extension IdentifiedList: VersionedValue {
+    /// The list's identity, kept by copies and every later version.
+    @inlinable public var nodeID: NodeID { _list._nodeID }
+    /// The stamp of the latest write.
+    @inlinable public var version: VersionStamp { Swift.max(_list._root.stamp, _labels._root.stamp) }
+}
+
+extension IdentifiedList: @unchecked Sendable where Element: Sendable, ID: Sendable {}
+
+// MARK: Labels
+
+extension IdentifiedList {
+    /// Spacing between labels assigned at the ends and on rebuilds.
+    @inlinable static var _labelStep: UInt64 { 1 &<< 32 }
+    /// The label of the first element of a rebuilt list.
+    @inlinable static var _firstLabel: UInt64 { 1 &<< 62 }
+
+    /// Replaces the contents with `elements` (keeping their slots when given,
+    /// fresh identities otherwise), relabeling everything.
+    @inlinable
+    internal mutating func _rebuild(_ elements: ContiguousArray<Element>, slots: ContiguousArray<_ListSlot>?) {
+        let stamp = VersionStamp.next()
+        var entries = ContiguousArray<_IdentifiedEntry<Element>>()
+        entries.reserveCapacity(elements.count)
+        var labels = VersionedDictionary<ID, UInt64>()
+        labels._nodeID = _labels._nodeID
+        let step = elements.count < (1 << 20) ? Self._labelStep : UInt64.max / UInt64(elements.count + 2) / 2
+        var label = Self._firstLabel
+        for element in elements {
+            let old = labels._root.update(
+                label, for: element.id, hash: _MapNode<ID, UInt64>.hash(element.id), shift: 0, stamp: stamp)
+            _collectionPrecondition(old == nil, "IdentifiedList: duplicate id \(element.id)")
+            labels._count += 1
+            entries.append(_IdentifiedEntry(label: label, element: element))
+            label &+= step
+        }
+        labels._root.stamp = stamp
+        _labels = labels
+        let root = slots.map { _ListNode.build(entries, slots: $0, stamp: stamp) } ?? _ListNode.build(entries, stamp: stamp)
+        _list._root = root
+        _list._checkAfterWrite()
+        _labels._checkAfterWrite()
+    }
+
+    /// The label of the entry at `position`.
+    @inlinable
+    internal func _label(at position: Int) -> UInt64 { _list._root.element(at: position).label }
+
+    /// A free label for an insertion at `position`, relabeling neighbours
+    /// when the gap there is used up.
+    ///
+    /// - Complexity: O(log n) amortized; a relabel of w neighbours costs
+    ///   O(w log n).
+    @inlinable
+    internal mutating func _freeLabel(forInsertionAt position: Int) -> UInt64 {
+        let n = _list._root.count
+        if n == 0 { return Self._firstLabel }
+        let step = Self._labelStep
+        let prev: UInt64 = position > 0 ? _label(at: position - 1) : 0
+        let next: UInt64 = position < n ? _label(at: position) : .max
+        if position == n, prev < UInt64.max - 2 * step { return prev + step }
+        if position == 0, next > 2 * step { return next - step }
+        if next - prev >= 2 { return prev + (next - prev) / 2 }
+        _relabel(around: position)
+        let p: UInt64 = position > 0 ? _label(at: position - 1) : 0
+        let q: UInt64 = position < n ? _label(at: position) : .max
+        precondition(q - p >= 2, "IdentifiedList: relabeling failed")
+        return p + (q - p) / 2
+    }
+
+    /// Spreads the labels of a window of entries around `position` evenly
+    /// over the label range the window spans, doubling the window until
+    /// that leaves a gap of at least 1,024 between labels.
+    @inlinable
+    internal mutating func _relabel(around position: Int) {
+        let n = _list._root.count
+        var width = 32
+        while true {
+            let lower = Swift.max(0, position - width / 2)
+            let upper = Swift.min(n, lower + width)
+            let lo: UInt64 = lower > 0 ? _label(at: lower - 1) : 0
+            let hi: UInt64 = upper < n ? _label(at: upper) : .max
+            let gap = (hi - lo) / UInt64(upper - lower + 2)
+            if gap >= 1024 || (lower == 0 && upper == n) {
+                precondition(gap >= 2, "IdentifiedList: label space exhausted")
+                let stamp = VersionStamp.next()
+                _ListNode.makeUnique(&_list._root, stamp: stamp)
+                var label = lo
+                for p in lower ..< upper {
+                    label += gap
+                    // NB: a relabel is bookkeeping, not a write of the
+                    // element: its slot's write stamp is left alone.
+                    let (leaf, offset) = _list._root.uniqueLeaf(containing: p, stamp: stamp)
+                    leaf.elements[offset].label = label
+                    _labels._setValue(label, forKey: leaf.elements[offset].element.id, check: false)
+                }
+                _list._checkAfterWrite()
+                _labels._checkAfterWrite()
+                return
+            }
+            width *= 2
+        }
+    }
+}

@@ -1,0 +1,201 @@
+@testable import FastStore
+import FastStoreTestSupport
+import Foundation
+import Testing
+
+struct Row: Identifiable, Hashable, Codable, Sendable, CustomStringConvertible {
+    var id: Int
+    var value: Int
+    var description: String { "\(id):\(value)" }
+}
+
+@Suite("IdentifiedList")
+struct IdentifiedListTests {
+    /// Compares contents; looks up every id when `full`, else every 37th.
+    private func check(
+        _ list: IdentifiedList<Row>, _ model: ListReferenceModel<Row>, _ context: String, full: Bool
+    ) -> Bool {
+        #if FASTSTORE_INTERNAL_CHECKS
+        if full { list._invariantCheck() }
+        #endif
+        let rows = model.values
+        guard list.count == rows.count, Array(list) == rows, list.ids == rows.map(\.id) else {
+            Issue.record("\(context): contents diverged")
+            return false
+        }
+        for (i, row) in rows.enumerated() where full || i % 37 == 0 {
+            guard list[id: row.id] != row || list.index(id: row.id) != i || list[i] != row else { continue }
+            Issue.record("\(context): lookup of id \(row.id) diverged")
+            return false
+        }
+        return true
+    }
+
+    @Test(arguments: [0, 300, 3000])
+    func randomOperationsMatchArray(initialCount: Int) {
+        var rng = SeededGenerator.fromEnvironment(fallback: 0x1D5 &+ UInt64(initialCount))
+        let seed = rng.seed
+        var nextID = 0
+        func newRow() -> Row {
+            nextID += 1
+            return Row(id: nextID, value: Int.random(in: 0 ..< 100, using: &rng))
+        }
+        let initial = (0 ..< initialCount).map { _ in newRow() }
+        var list = IdentifiedList(initial)
+        var model = ListReferenceModel(initial)
+        var versions: [(IdentifiedList<Row>, ListReferenceModel<Row>)] = [(list, model)]
+        // A hot spot that forces relabeling: many inserts at one position.
+        let hotSpot = initialCount / 2
+        for step in 0 ..< 700 {
+            let n = model.count
+            let context = "seed \(seed) step \(step)"
+            switch Int.random(in: 0 ..< 100, using: &rng) {
+            case 0 ..< 20:
+                let i = Int.random(in: 0 ... n, using: &rng)
+                let row = newRow()
+                list.insert(row, at: i)
+                model.insert(row, at: i)
+            case 20 ..< 35:
+                let row = newRow()
+                let i = min(hotSpot, n)
+                list.insert(row, at: i)
+                model.insert(row, at: i)
+            case 35 ..< 42:
+                let row = newRow()
+                if Bool.random(using: &rng) { list.append(row) } else { list[id: row.id] = row }
+                model.insert(row, at: n)
+            case 42 ..< 55 where n > 0:
+                let i = Int.random(in: 0 ..< n, using: &rng)
+                let id = model.values[i].id
+                let removed = Bool.random(using: &rng) ? list.remove(id: id) : list.remove(at: i)
+                #expect(removed == model.values[i], "\(context): remove")
+                model.remove(at: i)
+            case 55 ..< 60 where n > 0:
+                let i = Int.random(in: 0 ..< n, using: &rng)
+                list[id: model.values[i].id] = nil
+                model.remove(at: i)
+            case 60 ..< 85 where n > 0:
+                let i = Int.random(in: 0 ..< n, using: &rng)
+                var row = model.values[i]
+                row.value = Int.random(in: 0 ..< 100, using: &rng)
+                list[id: row.id] = row
+                model.set(row, at: i)
+            case 85 ..< 87:
+                let k = Int.random(in: 2 ... 9, using: &rng)
+                list.removeAll { $0.value % k == 0 }
+                model.removeAll { $0.value % k == 0 }
+            case 87:
+                list.sort { $0.value < $1.value || ($0.value == $1.value && $0.id < $1.id) }
+                model.sort { $0.value < $1.value || ($0.value == $1.value && $0.id < $1.id) }
+            case 88 ..< 92:
+                (list, model) = versions[Int.random(in: 0 ..< versions.count, using: &rng)]
+            default:
+                #expect(list.remove(id: -1) == nil)
+                #expect(list[id: -1] == nil)
+            }
+            guard check(list, model, context, full: step % 20 == 0) else { return }
+            versions.append((list, model))
+            if versions.count > 10 { versions.remove(at: Int.random(in: 0 ..< versions.count, using: &rng)) }
+            let (old, oldModel) = versions[Int.random(in: 0 ..< versions.count, using: &rng)]
+            guard check(old, oldModel, context + " (hidden copy)", full: false) else { return }
+            let changes = list.difference(from: old)
+            let naive = model.naiveDifference(from: oldModel)
+            #expect(changes.offsets.removed == naive.removed, "\(context): removed")
+            #expect(changes.offsets.inserted == naive.inserted, "\(context): inserted")
+            #expect(changes.offsets.updated == naive.updated, "\(context): updated")
+            let oldRows = oldModel.values, newRows = model.values
+            #expect(changes.removed == naive.removed.map { oldRows[$0].id }, "\(context): removed ids")
+            #expect(changes.inserted == naive.inserted.map { newRows[$0].id }, "\(context): inserted ids")
+            #expect(changes.updated == naive.updated.map { newRows[$0].id }, "\(context): updated ids")
+        }
+    }
+
+    @Test func adversarialInsertionsRelabelLocally() {
+        var list = IdentifiedList((0 ..< 10_000).map { Row(id: $0, value: 0) })
+        let older = list
+        for k in 0 ..< 2_000 { list.insert(Row(id: -1 - k, value: 0), at: 5_000) }
+        #if FASTSTORE_INTERNAL_CHECKS
+        list._invariantCheck()
+        #endif
+        #expect(list.index(id: -1) == 6_999)
+        #expect(list.index(id: -2_000) == 5_000)
+        #expect(list.index(id: 5_000) == 7_000)
+        let changes = list.difference(from: older)
+        #expect(changes.offsets.inserted == Array(5_000 ..< 7_000))
+        #expect(changes.removed.isEmpty && changes.updated.isEmpty, "relabeling is not an update")
+    }
+
+    @Test func unrelatedListsDiffByID() {
+        let a: IdentifiedList = [Row(id: 1, value: 1), Row(id: 2, value: 2), Row(id: 3, value: 3)]
+        let b: IdentifiedList = [Row(id: 3, value: 3), Row(id: 1, value: 9), Row(id: 4, value: 4)]
+        let changes = b.difference(from: a)
+        var rows = Array(a)
+        changes.offsets.apply(to: &rows, from: b)
+        #expect(rows == Array(b))
+        #expect(Set(changes.removed).contains(2))
+        #expect(changes.inserted.contains(4))
+        #expect(changes.updated == [1] || changes.removed.contains(1))
+    }
+
+    @Test func conformancesAndTracking() throws {
+        var list: IdentifiedList = [Row(id: 1, value: 10), Row(id: 2, value: 20)]
+        #expect(list.description == "[1:10, 2:20]")
+        let data = try JSONEncoder().encode(list)
+        let decoded = try JSONDecoder().decode(IdentifiedList<Row>.self, from: data)
+        #expect(decoded == list)
+        #expect(decoded.hashValue == list.hashValue)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(IdentifiedList<Row>.self, from: Data(#"[{"id":1,"value":1},{"id":1,"value":2}]"#.utf8))
+        }
+        let recorder = _ReadRecorder()
+        recorder.record {
+            _ = list[id: 2]
+            _ = list.count
+        }
+        #expect(recorder.dependencies == [
+            _Dependency(node: list.nodeID, kind: .element(AnyHashable(2))),
+            _Dependency(node: list.nodeID, kind: .whole),
+        ])
+        let journal = _WriteJournal()
+        let before = list.version
+        journal.record {
+            list[id: 2] = Row(id: 2, value: 21)
+            list.append(Row(id: 3, value: 30))
+            list.remove(id: 1)
+            list.sort { $0.value > $1.value }
+        }
+        #expect(journal.writes.map(\.kind) == [
+            .element(AnyHashable(2)), .element(AnyHashable(3)), .element(AnyHashable(1)), .content,
+        ])
+        #expect(journal.writes.allSatisfy { $0.node == list.nodeID })
+        #expect(journal.lastStamp[list.nodeID] == list.version)
+        #expect(list.version > before)
+        #expect(list.ids == [3, 2])
+        #expect(list.filter { $0.value > 25 }.ids == [3])
+    }
+}
+
+@Suite("IdentifiedList preconditions")
+struct IdentifiedListCrashTests {
+    @Test func duplicateIDOnInsert() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var list: IdentifiedList = [Row(id: 7, value: 0)]
+            list.append(Row(id: 7, value: 1))
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("IdentifiedList: duplicate id 7"))
+    }
+
+    @Test func duplicateIDInLiteral() async {
+        await #expect(processExitsWith: .failure) {
+            _ = IdentifiedList([Row(id: 1, value: 0), Row(id: 1, value: 0)])
+        }
+    }
+
+    @Test func positionOutOfRange() async {
+        await #expect(processExitsWith: .failure) {
+            let list: IdentifiedList = [Row(id: 1, value: 0)]
+            _ = list[1]
+        }
+    }
+}
