@@ -27,6 +27,8 @@ struct Thresholds: Codable {
         /// Scaling: the subject's consumer bytes at `entities` may exceed
         /// those at `growthFrom` by at most this many bytes.
         var maxConsumerBytesGrowth: Int?
+        /// Why the limits are what they are (measured values, known gaps).
+        var note: String?
     }
     var subject: String
     var reference: String

@@ -44,11 +44,10 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
                 }) { (_: Int, new: Int) in sink.deliver(Digest.of(new)) }
             }
         }
-        // The first evaluation sets every consumer's baseline (no callback
-        // in the `(old, new)` shape), as full-copy's first kept state does.
-        consumer.consume(newState: store.state)
-        let consumer = self.consumer
-        subscription = store.subscribe { state in consumer.consume(newState: state) }
+        // Consumes the current state now (every consumer's baseline; no
+        // callback in the `(old, new)` shape, as full-copy's first kept state),
+        // then every state the store publishes, with its drain's changes.
+        subscription = consumer.connect(to: store)
     }
 
     public func dispatch(_ action: WorkloadAction) {
