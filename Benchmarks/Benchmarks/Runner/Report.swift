@@ -28,7 +28,8 @@ enum Format {
     static func rate(_ r: Double) -> String {
         if r >= 1e6 { return String(format: "%.2fM/s", r / 1e6) }
         if r >= 1e3 { return String(format: "%.1fk/s", r / 1e3) }
-        return String(format: "%.0f/s", r)
+        if r >= 10 { return String(format: "%.0f/s", r) }
+        return String(format: "%.2f/s", r)
     }
 
     static func grouped(_ n: Int) -> String {
