@@ -142,7 +142,7 @@ extension StateConsumer {
     }
 
     /// Adds a consumer whose selection need not be `Equatable`, called as
-    /// ``add(_:_:predict:)-(_,(T?,T?)->Void,_)`` but only when the new
+    /// the `(old: T?, new: T?)` form with `predict`, but only when the new
     /// selection is not `nil`.
     ///
     /// - Complexity: O(1).

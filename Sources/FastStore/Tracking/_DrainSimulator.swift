@@ -4,6 +4,17 @@
 /// without a store.
 @_spi(Testing)
 public enum _DrainSimulator {
+    /// Whether FastStore was built with its internal invariant checks
+    /// (`FASTSTORE_INTERNAL_CHECKS`, debug builds): benchmarks refuse to run
+    /// with them on.
+    public static var internalChecksEnabled: Bool {
+        #if FASTSTORE_INTERNAL_CHECKS
+        return true
+        #else
+        return false
+        #endif
+    }
+
     /// Applies `mutate` to `state` with a write journal installed, then calls
     /// `notify` with the new state while the drain's changes (the journaled
     /// writes, the root before and after) are installed for the thread.
