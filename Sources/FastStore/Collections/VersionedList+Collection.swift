@@ -72,62 +72,50 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
 
     /// An iterator over a list's elements, leaf by leaf.
     public struct Iterator: IteratorProtocol {
-        /// The current leaf's elements.
-        @usableFromInline var _elements: ContiguousArray<Element>
+        /// The current leaf's first element.
+        ///
+        /// NB: read without a bounds check or any retain per element or per
+        /// leaf. The buffer stays valid: the walk holds the root, so every
+        /// node of this version stays alive and, being shared, is never
+        /// written in place.
+        @usableFromInline var _base: UnsafePointer<Element>?
         @usableFromInline var _index: Int
-        /// The ancestors of the current leaf, with the child taken in each.
-        @usableFromInline var _path: ContiguousArray<(node: _ListNode<Element>, child: Int)>
+        @usableFromInline var _end: Int
+        /// Finds the following leaves.
+        ///
+        /// NB: a class, so that moving to the next leaf does not take the
+        /// iterator `inout`: the per-element state can then stay in
+        /// registers in the caller's loop.
+        @usableFromInline let _walk: _LeafWalk<Element>
 
         @inlinable
         init(root: _ListNode<Element>) {
-            _path = []
-            var node = root
-            while node.height > 0 {
-                _path.append((node, 0))
-                node = node.children[0]
+            _walk = _LeafWalk(root: root)
+            _base = nil
+            _index = 0
+            _end = 0
+            _enter(_walk.first)
+        }
+
+        @inlinable @inline(__always)
+        mutating func _enter(_ leaf: Unmanaged<_ListNode<Element>>) {
+            (_base, _end) = leaf._withUnsafeGuaranteedRef { node in
+                node.elements.withUnsafeBufferPointer { (UnsafePointer($0.baseAddress), $0.count) }
             }
-            _elements = node.elements
             _index = 0
         }
 
         @inlinable @inline(__always)
         public mutating func next() -> Element? {
-            if _index < _elements.count {
-                defer { _index &+= 1 }
-                return _elements[_index]
+            if _index < _end {
+                let element = _base.unsafelyUnwrapped[_index]
+                _index &+= 1
+                return element
             }
-            return _nextLeaf()
-        }
-
-        /// Moves to the next leaf and returns its first element.
-        @inlinable
-        mutating func _nextLeaf() -> Element? {
-            guard _advanceLeaf() else { return nil }
+            guard let leaf = _walk.nextLeaf() else { return nil }
+            _enter(leaf)
             _index = 1
-            return _elements[0]
-        }
-
-        /// Moves to the next leaf; false at the end.
-        @inlinable
-        mutating func _advanceLeaf() -> Bool {
-            while let top = _path.last {
-                let next = top.child + 1
-                if next < top.node.children.count {
-                    _path[_path.count - 1].child = next
-                    var node = top.node.children[next]
-                    while node.height > 0 {
-                        _path.append((node, 0))
-                        node = node.children[0]
-                    }
-                    _elements = node.elements
-                    _index = 0
-                    return true
-                }
-                _path.removeLast()
-            }
-            _elements = []
-            _index = 0
-            return false
+            return _base.unsafelyUnwrapped[0]
         }
 
         /// Skips `n` elements.
@@ -135,16 +123,68 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
         mutating func _skip(_ n: Int) {
             var n = n
             while n > 0 {
-                let available = _elements.count - _index
+                let available = _end - _index
                 if n < available {
                     _index += n
                     return
                 }
                 n -= available
-                _index = _elements.count
-                if n > 0, !_advanceLeaf() { return }
+                _index = _end
+                if n > 0 {
+                    guard let leaf = _walk.nextLeaf() else { return }
+                    _enter(leaf)
+                }
             }
         }
+    }
+}
+
+/// The leaf-to-leaf walk of a list iterator. Holds the root; every other
+/// node it reaches is held unretained (alive through the root).
+@usableFromInline
+internal final class _LeafWalk<Element> {
+    @usableFromInline typealias Ref = Unmanaged<_ListNode<Element>>
+
+    @usableFromInline let root: _ListNode<Element>
+    /// The ancestors of the current leaf, with the child taken in each.
+    @usableFromInline var path: ContiguousArray<(node: Ref, child: Int)>
+    /// The first leaf.
+    @usableFromInline let first: Ref
+
+    @inlinable
+    init(root: _ListNode<Element>) {
+        self.root = root
+        path = []
+        path.reserveCapacity(root.height)
+        var node = Ref.passUnretained(root)
+        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+            path.append((node, 0))
+            node = node._withUnsafeGuaranteedRef { Ref.passUnretained($0.children[0]) }
+        }
+        first = node
+    }
+
+    /// The next leaf, or nil at the end.
+    @inlinable @inline(never)
+    func nextLeaf() -> Ref? {
+        var top = path.count - 1
+        while top >= 0 {
+            let next = path[top].child + 1
+            let child: Ref? = path[top].node._withUnsafeGuaranteedRef { node in
+                next < node.children.count ? Ref.passUnretained(node.children[next]) : nil
+            }
+            if var node = child {
+                path[top].child = next
+                while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+                    path.append((node, 0))
+                    node = node._withUnsafeGuaranteedRef { Ref.passUnretained($0.children[0]) }
+                }
+                return node
+            }
+            path.removeLast()
+            top -= 1
+        }
+        return nil
     }
 }
 

@@ -84,6 +84,12 @@ extension _ListNode {
     /// list. See the comment at the top of this file.
     @inlinable
     static func difference(from a: _ListNode, to b: _ListNode) -> VersionedListChanges {
+        // NB: the cursors hold nodes unretained; `a` and `b` keep them alive.
+        withExtendedLifetime((a, b)) { _difference(from: a, to: b) }
+    }
+
+    @inlinable
+    static func _difference(from a: _ListNode, to b: _ListNode) -> VersionedListChanges {
         var changes = VersionedListChanges()
         var ca = _ListCursor(root: a)
         var cb = _ListCursor(root: b)
@@ -94,15 +100,16 @@ extension _ListNode {
 
         @inline(__always)
         func take(_ cursor: inout _ListCursor<Element>, into buffer: inout ContiguousArray<_DiffEntry>) {
-            let node = cursor.front.unsafelyUnwrapped
-            if node.height > 0 {
+            if cursor.withFront({ $0.height }) > 0 {
                 cursor.descend()
                 return
             }
             let base = cursor.offset
-            if buffer.capacity == 0 { buffer.reserveCapacity(2 * leafCapacity) }
-            node.slots.withUnsafeBufferPointer { slots in
-                for i in 0 ..< slots.count { buffer.append(_DiffEntry(slot: slots[i], offset: base + i)) }
+            if buffer.capacity == 0 { buffer.reserveCapacity(leafCapacity) }
+            cursor.withFront { leaf in
+                leaf.slots.withUnsafeBufferPointer { slots in
+                    for i in 0 ..< slots.count { buffer.append(_DiffEntry(slot: slots[i], offset: base + i)) }
+                }
             }
             cursor.advance()
         }
@@ -117,7 +124,7 @@ extension _ListNode {
                 take(&ca, into: &bufferA)
                 continue
             }
-            if x === y {
+            if x.toOpaque() == y.toOpaque() {
                 if !bufferA.isEmpty || !bufferB.isEmpty {
                     _match(&bufferA, &bufferB, into: &changes)
                 }
@@ -125,8 +132,8 @@ extension _ListNode {
                 cb.advance()
                 continue
             }
-            let xNotInB = x.stamp > stampB
-            let yNotInA = y.stamp > stampA
+            let xNotInB = ca.withFront { $0.stamp } > stampB
+            let yNotInA = cb.withFront { $0.stamp } > stampA
             let takeA = xNotInB != yNotInA ? xNotInB : olderIsA
             if takeA { take(&ca, into: &bufferA) } else { take(&cb, into: &bufferB) }
         }

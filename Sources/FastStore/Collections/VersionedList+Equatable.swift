@@ -20,37 +20,49 @@ extension _ListNode where Element: Equatable {
     /// subtrees found at the same offset in both.
     @inlinable
     static func elementsEqual(_ a: _ListNode, _ b: _ListNode) -> Bool {
+        // NB: the cursors hold nodes unretained; `a` and `b` keep them alive.
+        withExtendedLifetime((a, b)) { _elementsEqual(a, b) }
+    }
+
+    @inlinable
+    static func _elementsEqual(_ a: _ListNode, _ b: _ListNode) -> Bool {
         var ca = _ListCursor(root: a)
         var cb = _ListCursor(root: b)
         while let x = ca.front, let y = cb.front {
-            if x === y, ca.inLeaf == 0, cb.inLeaf == 0 {
+            if x.toOpaque() == y.toOpaque(), ca.inLeaf == 0, cb.inLeaf == 0 {
                 ca.advance()
                 cb.advance()
                 continue
             }
-            if x.height > 0 || y.height > 0 {
-                let hx = x.height, hy = y.height
+            let hx = ca.withFront { $0.height }, hy = cb.withFront { $0.height }
+            if hx > 0 || hy > 0 {
                 if hx >= hy { ca.descend() }
                 if hy >= hx { cb.descend() }
                 continue
             }
-            let n = Swift.min(x.count - ca.inLeaf, y.count - cb.inLeaf)
-            let equal = x.elements.withUnsafeBufferPointer { xs in
-                y.elements.withUnsafeBufferPointer { ys in
-                    var i = ca.inLeaf, j = cb.inLeaf
-                    for _ in 0 ..< n {
-                        if xs[i] != ys[j] { return false }
-                        i += 1
-                        j += 1
+            let (i0, j0) = (ca.inLeaf, cb.inLeaf)
+            let (n, equal) = ca.withFront { xl in
+                cb.withFront { yl in
+                    let n = Swift.min(xl.count - i0, yl.count - j0)
+                    let equal = xl.elements.withUnsafeBufferPointer { xs in
+                        yl.elements.withUnsafeBufferPointer { ys in
+                            var i = i0, j = j0
+                            for _ in 0 ..< n {
+                                if xs[i] != ys[j] { return false }
+                                i += 1
+                                j += 1
+                            }
+                            return true
+                        }
                     }
-                    return true
+                    return (n, equal)
                 }
             }
             if !equal { return false }
             ca.inLeaf += n
             cb.inLeaf += n
-            if ca.inLeaf == x.count { ca.advance() }
-            if cb.inLeaf == y.count { cb.advance() }
+            if ca.inLeaf == ca.withFront({ $0.count }) { ca.advance() }
+            if cb.inLeaf == cb.withFront({ $0.count }) { cb.advance() }
         }
         return ca.front == nil && cb.front == nil
     }

@@ -33,27 +33,33 @@ internal struct _ListSlot: Hashable, Sendable {
 ///
 /// Nodes are shared between versions and mutated in place only when uniquely
 /// referenced (path copying otherwise).
+///
+/// NB: the stored properties opt out of dynamic exclusivity checking
+/// (`@exclusivity(unchecked)`): a node is written only while uniquely
+/// referenced from a collection value that is itself being mutated, whose
+/// exclusivity the compiler enforces statically, and the per-access check
+/// (a thread-local access-set insertion) was the largest cost of a diff.
 @usableFromInline
 internal final class _ListNode<Element> {
     /// The stamp of the node's latest write.
-    @usableFromInline var stamp: VersionStamp
+    @usableFromInline @exclusivity(unchecked) var stamp: VersionStamp
     /// The number of elements in this subtree.
-    @usableFromInline var count: Int
+    @usableFromInline @exclusivity(unchecked) var count: Int
     /// 0 for a leaf.
     @usableFromInline let height: Int
     /// Leaf storage (empty in branches).
-    @usableFromInline var elements: ContiguousArray<Element>
+    @usableFromInline @exclusivity(unchecked) var elements: ContiguousArray<Element>
     /// One slot per element (empty in branches).
-    @usableFromInline var slots: ContiguousArray<_ListSlot>
+    @usableFromInline @exclusivity(unchecked) var slots: ContiguousArray<_ListSlot>
     /// Branch storage (empty in leaves).
-    @usableFromInline var children: ContiguousArray<_ListNode<Element>>
+    @usableFromInline @exclusivity(unchecked) var children: ContiguousArray<_ListNode<Element>>
     /// The element count of each child, pairwise with `children` (empty in
     /// leaves).
     ///
     /// NB: kept in the parent so that finding the child holding an index
     /// scans one contiguous array instead of touching up to 32 child
     /// objects (a cache miss each in a large cold tree).
-    @usableFromInline var counts: ContiguousArray<Int>
+    @usableFromInline @exclusivity(unchecked) var counts: ContiguousArray<Int>
 
     @inlinable
     init(leaf elements: ContiguousArray<Element>, slots: ContiguousArray<_ListSlot>, stamp: VersionStamp) {

@@ -26,13 +26,15 @@ internal struct _MapEntry<Key: Hashable, Value> {
 /// history. Every write of a node takes a fresh stamp and its parent is
 /// written along with it (stamps never decrease toward the root). Shared
 /// nodes are copied on write, unique ones written in place.
+///
+/// NB: `@exclusivity(unchecked)` for the reason given on `_ListNode`.
 @usableFromInline
 internal final class _MapNode<Key: Hashable, Value> {
-    @usableFromInline var stamp: VersionStamp
-    @usableFromInline var dataMap: UInt32
-    @usableFromInline var nodeMap: UInt32
-    @usableFromInline var entries: ContiguousArray<_MapEntry<Key, Value>>
-    @usableFromInline var children: ContiguousArray<_MapNode<Key, Value>>
+    @usableFromInline @exclusivity(unchecked) var stamp: VersionStamp
+    @usableFromInline @exclusivity(unchecked) var dataMap: UInt32
+    @usableFromInline @exclusivity(unchecked) var nodeMap: UInt32
+    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<_MapEntry<Key, Value>>
+    @usableFromInline @exclusivity(unchecked) var children: ContiguousArray<_MapNode<Key, Value>>
 
     @inlinable
     init(
