@@ -128,7 +128,6 @@ public enum Driver {
         subject.waitUntilIdle()
         let end = subject.delivered
         let afterRun = meter.liveBytes()
-        _ = before
 
         samples.sort()
         let median = samples.isEmpty ? 0 : samples[samples.count / 2]

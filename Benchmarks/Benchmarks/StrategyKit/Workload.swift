@@ -64,7 +64,6 @@ public struct Workload: Sendable {
         self.maxDispatches = maxDispatches
         self.seconds = seconds
         var rng = SplitMix64(seed: Workload.seed ^ UInt64(truncatingIfNeeded: entities))
-        let leaves = profile.tree.depth == 0 ? 0 : Self.power(profile.tree.fanOut, profile.tree.depth)
 
         func randomLeafPath() -> [Int] {
             (0..<profile.tree.depth).map { _ in Int.random(in: 0..<profile.tree.fanOut, using: &rng) }
@@ -83,7 +82,6 @@ public struct Workload: Sendable {
                     let spread = group.count >= entities ? i % entities : (i * (entities / group.count) + Int.random(in: 0..<max(1, entities / group.count), using: &rng)) % entities
                     selections.append(.entity(spread))
                 case .treeLeaf:
-                    _ = leaves
                     selections.append(.treeLeaf(randomLeafPath()))
                 }
             }
@@ -114,12 +112,6 @@ public struct Workload: Sendable {
             }
         }
         self.actions = actions
-    }
-
-    static func power(_ base: Int, _ exponent: Int) -> Int {
-        var r = 1
-        for _ in 0..<exponent { r *= base }
-        return r
     }
 }
 
