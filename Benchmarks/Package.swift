@@ -34,6 +34,13 @@ let package = Package(
             ],
             path: "Benchmarks/Runner"
         ),
+        // Validation, workload and agreement tests of StrategyKit
+        // (`swift test --filter StrategyKitTests` from Benchmarks/).
+        .testTarget(
+            name: "StrategyKitTests",
+            dependencies: ["StrategyKit"],
+            path: "Tests/StrategyKitTests"
+        ),
         // The same comparison under package-benchmark (its malloc counts and
         // wall clock; no jemalloc), one benchmark per profile and strategy.
         .executableTarget(
