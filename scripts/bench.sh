@@ -17,8 +17,24 @@
 # Exit status: fsbench's (0 done, 1 a check failed, 2 bad arguments or profile).
 set -euo pipefail
 
+# Paths given relative to the caller's directory stay valid after the cd below.
+caller=$(pwd)
+args=()
+expect_path=""
+for a in "$@"; do
+    if [ -n "$expect_path" ]; then
+        case "$a" in
+            /*) ;;
+            *) if [ "$expect_path" != --profile ] || [[ "$a" == *.json || "$a" == */* ]]; then a="$caller/$a"; fi ;;
+        esac
+        expect_path=""
+    else
+        case "$a" in --profile|--results|--chart-dir|--json|--check|--profiles-dir) expect_path=$a ;; esac
+    fi
+    args+=("$a")
+done
+
 cd "$(dirname "$0")/.."
-root=$(pwd)
 started=$(date +%s)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -55,7 +71,6 @@ say "built in ${build_seconds}s"
 # 3. Run. Deterministic hashing makes allocation counts repeatable
 # (Dictionary and Set growth otherwise depends on a per-process seed).
 export SWIFT_DETERMINISTIC_HASHING=1
-args=("$@")
 extra=()
 if [ ${#args[@]} -eq 0 ]; then
     # The default full run: the published results.
@@ -69,7 +84,7 @@ else
         extra=(--results Benchmarks/.build/fsbench-results/RESULTS.md --chart-dir Benchmarks/.build/fsbench-results)
     fi
 fi
-command="scripts/bench.sh${args[*]:+ ${args[*]}}"
+command="scripts/bench.sh${*:+ $*}"
 say "running: $command"
 set +e
 Benchmarks/.build/release/fsbench "${args[@]}" "${extra[@]}" --build-seconds "$build_seconds" --command "$command"
