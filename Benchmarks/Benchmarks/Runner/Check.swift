@@ -19,6 +19,9 @@ struct Thresholds: Codable {
         var entities: Int?
         var maxAllocationsPerDispatch: Double?
         var maxMedianRatio: Double?
+        /// Bounds the subject's selector runs per dispatch: consumers whose
+        /// selection did not change must be skipped.
+        var maxEvaluationsPerDispatch: Double?
         var maxConsumerBytes: Int?
         /// Scaling: the subject's median at `entities` over its median at
         /// `growthFrom` (a smaller size of the same profile, same run).
@@ -58,6 +61,10 @@ enum CIChecker {
             if let limit = check.maxAllocationsPerDispatch {
                 report(subject.allocationsPerDispatch <= limit,
                        "\(name).allocations: \(String(format: "%.2f", subject.allocationsPerDispatch)) per dispatch (limit \(limit))")
+            }
+            if let limit = check.maxEvaluationsPerDispatch {
+                report(subject.evaluationsPerDispatch <= limit,
+                       "\(name).selectorRuns: \(String(format: "%.2f", subject.evaluationsPerDispatch)) per dispatch (limit \(limit); callbacks \(String(format: "%.2f", subject.callbacksPerDispatch)))")
             }
             if let limit = check.maxConsumerBytes {
                 report(subject.consumerBytes <= limit,

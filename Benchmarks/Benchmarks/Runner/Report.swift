@@ -51,7 +51,7 @@ enum Format {
 
 /// Tables of results, for the terminal and for RESULTS.md.
 enum Report {
-    static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks/dispatch", "speed-up vs full-copy"]
+    static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
 
     static func rows(_ results: [CellResult]) -> [[String]] {
         results.map { r in
@@ -61,7 +61,8 @@ enum Report {
                 r.profile, Format.grouped(r.entities), Format.grouped(r.consumers), r.strategy,
                 Format.duration(r.medianNs), Format.duration(r.p99Ns), Format.rate(r.throughput),
                 Format.count(r.allocationsPerDispatch), Format.bytes(r.bytesPerDispatch),
-                Format.bytes(Double(r.consumerBytes)), Format.count(r.callbacksPerDispatch), speedup,
+                Format.bytes(Double(r.consumerBytes)), Format.count(r.callbacksPerDispatch),
+                Format.count(r.evaluationsPerDispatch), speedup,
             ]
         }
     }
@@ -143,7 +144,8 @@ enum Report {
         throughput is dispatches per second of wall clock over the measured phase;
         allocations and bytes are jemalloc's counts over the measured phase divided
         by the dispatches; consumer bytes is the growth of jemalloc's live bytes from
-        attaching the consumers to the end of the run; the speed-up is full-copy's
+        attaching the consumers to the end of the run; selector runs count every
+        run of a consumer's selector (full-copy runs each twice); the speed-up is full-copy's
         median over the strategy's median on the same workload.
 
         """

@@ -45,6 +45,8 @@ public struct CellResult: Codable, Sendable {
     public var consumerBytes: Int
     /// Consumer callbacks per dispatch, and a checksum of the values delivered.
     public var callbacksPerDispatch: Double
+    /// Selector runs per dispatch (full-copy runs each selector twice).
+    public var evaluationsPerDispatch: Double
     public var callbacks: Int
     public var checksum: Int
     public var setupSeconds: Double
@@ -89,6 +91,7 @@ public enum Driver {
             if monotonicNanoseconds() - warmupStart > warmupLimit { break }
         }
         let warm = subject.delivered
+        let warmEvaluations = subject.evaluations
 
         var samples: [Double] = []
         let deadline = Double(workload.seconds)
@@ -145,6 +148,7 @@ public enum Driver {
             stateBytes: withState - before,
             consumerBytes: afterRun - withState,
             callbacksPerDispatch: Double(end.callbacks - warm.callbacks) / n,
+            evaluationsPerDispatch: Double(subject.evaluations - warmEvaluations) / n,
             callbacks: end.callbacks - afterAttach.callbacks,
             checksum: end.checksum,
             setupSeconds: setupSeconds)

@@ -25,19 +25,19 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
         for selection in workload.selections {
             switch selection {
             case .field:
-                consumer.add({ $0.counter }) { (_: Int, new: Int) in sink.deliver(Digest.of(new)) }
+                consumer.add(counted { $0.counter }) { (_: Int, new: Int) in sink.deliver(Digest.of(new)) }
             case .entity(let k):
-                consumer.add({ $0.items[k] }) { (_: Item, new: Item) in sink.deliver(Digest.of(new)) }
+                consumer.add(counted { $0.items[k] }) { (_: Item, new: Item) in sink.deliver(Digest.of(new)) }
             case .list:
-                consumer.add({ $0.items }) { (_: VersionedList<Item>, new: VersionedList<Item>) in sink.deliver(Digest.ofList(count: new.count)) }
+                consumer.add(counted { $0.items }) { (_: VersionedList<Item>, new: VersionedList<Item>) in sink.deliver(Digest.ofList(count: new.count)) }
             case .derived:
-                consumer.add({ state -> Int in
+                consumer.add(counted { state -> Int in
                     var n = 0
                     for item in state.items where item.done { n += 1 }
                     return n
                 }) { (_: Int, new: Int) in sink.deliver(Digest.of(new)) }
             case .treeLeaf(let path):
-                consumer.add({ state -> Int in
+                consumer.add(counted { state -> Int in
                     var node = state.tree
                     for i in path { node = node.children[i] }
                     return node.number
@@ -59,6 +59,16 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
     }
 
     public var delivered: Sink.Totals { sink.current }
+    public var evaluations: Int { sink.evaluations }
+
+    /// `select`, counting its runs.
+    private func counted<T>(_ select: @escaping (FSState) -> T) -> (FSState) -> T {
+        let sink = self.sink
+        return { state in
+            sink.evaluated()
+            return select(state)
+        }
+    }
 }
 
 /// The versioned state: the same shape and contents as ``AppState``.

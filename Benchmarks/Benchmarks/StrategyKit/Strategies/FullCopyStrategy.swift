@@ -23,6 +23,7 @@ public final class FullCopyStrategy: BenchStrategy, @unchecked Sendable {
 
     public func attachConsumers() {
         consumer.previous = state
+        consumer.sink = sink
         let sink = self.sink
         for selection in workload.selections {
             switch selection {
@@ -43,16 +44,20 @@ public final class FullCopyStrategy: BenchStrategy, @unchecked Sendable {
     }
 
     public var delivered: Sink.Totals { sink.current }
+    public var evaluations: Int { sink.evaluations }
 }
 
 /// The consumer of the full-copy strategy: the previous state plus one
 /// closure per consumer that selects from both states and compares.
 final class _FullCopyConsumer {
     var previous: AppState?
+    var sink: Sink?
     private var entries: [(AppState, AppState) -> Void] = []
 
     func add<Selected: Equatable>(_ select: @escaping (AppState) -> Selected, _ callback: @escaping (Selected?, Selected) -> Void) {
+        let sink = self.sink
         entries.append { old, new in
+            sink?.evaluated(2)
             let before = select(old)
             let after = select(new)
             if before != after { callback(before, after) }

@@ -82,6 +82,7 @@ public final class ObservationStrategy: BenchStrategy, @unchecked Sendable {
     }
 
     public var delivered: Sink.Totals { sink.current }
+    public var evaluations: Int { sink.evaluations }
 }
 
 final class _ObservationConsumer: @unchecked Sendable {
@@ -96,7 +97,8 @@ final class _ObservationConsumer: @unchecked Sendable {
 
     /// Runs the selector under a new tracking scope; returns its digest.
     func track(_ model: AppModel) -> Int {
-        withObservationTracking {
+        sink?.evaluated()
+        return withObservationTracking {
             select(model)
         } onChange: { [unowned self] in
             // NB: called inside `willSet` on the dispatching thread, which

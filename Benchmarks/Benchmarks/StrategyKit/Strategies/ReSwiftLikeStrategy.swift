@@ -41,7 +41,7 @@ public final class ReSwiftLikeStrategy: BenchStrategy, @unchecked Sendable {
     }
 
     private func subscribe<Selected: Equatable>(_ select: @escaping (AppState) -> Selected, _ newState: @escaping (Selected) -> Void) {
-        subscribers.append(_SkipRepeatsSubscriber(select: select, last: select(state), newState: newState))
+        subscribers.append(_SkipRepeatsSubscriber(select: select, last: select(state), sink: sink, newState: newState))
     }
 
     public func dispatch(_ action: WorkloadAction) {
@@ -53,6 +53,7 @@ public final class ReSwiftLikeStrategy: BenchStrategy, @unchecked Sendable {
     }
 
     public var delivered: Sink.Totals { sink.current }
+    public var evaluations: Int { sink.evaluations }
 }
 
 protocol _Subscriber: AnyObject {
@@ -62,15 +63,18 @@ protocol _Subscriber: AnyObject {
 final class _SkipRepeatsSubscriber<Selected: Equatable>: _Subscriber {
     let select: (AppState) -> Selected
     var last: Selected
+    let sink: Sink
     let newState: (Selected) -> Void
 
-    init(select: @escaping (AppState) -> Selected, last: Selected, newState: @escaping (Selected) -> Void) {
+    init(select: @escaping (AppState) -> Selected, last: Selected, sink: Sink, newState: @escaping (Selected) -> Void) {
         self.select = select
         self.last = last
+        self.sink = sink
         self.newState = newState
     }
 
     func receive(_ state: AppState) {
+        sink.evaluated()
         let selected = select(state)
         if selected != last {
             last = selected

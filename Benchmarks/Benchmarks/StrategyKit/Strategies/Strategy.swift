@@ -21,6 +21,8 @@ public protocol BenchStrategy: AnyObject, Sendable {
     func waitUntilIdle()
     /// Consumer callbacks delivered so far, and a checksum of the values delivered.
     var delivered: Sink.Totals { get }
+    /// Selector runs so far (a full-copy consumer runs its selector twice).
+    var evaluations: Int { get }
 }
 
 extension BenchStrategy {
@@ -53,6 +55,14 @@ public final class Sink: @unchecked Sendable {
     }
 
     public var current: Totals { totals.withLock { $0 } }
+
+    // NB: no lock: selectors of one strategy never run concurrently (its
+    // store serializes them), and the count is read after the runs end.
+    public private(set) var evaluations = 0
+
+    /// Counts `n` selector runs.
+    @inline(__always)
+    public func evaluated(_ n: Int = 1) { evaluations &+= n }
 }
 
 /// The strategies this build knows, by name.
