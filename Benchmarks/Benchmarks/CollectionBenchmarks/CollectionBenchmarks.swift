@@ -31,6 +31,14 @@ let treeOneChange: TreeDictionary<Int, Int> = {
     return tree
 }()
 
+/// A list no other version shares, mutated in place by one benchmark.
+final class UniqueListBox: @unchecked Sendable {
+    var list = VersionedList(0 ..< n)
+    var counter = 0
+}
+
+let uniqueListBox = UniqueListBox()
+
 /// Positions spread over the whole collection.
 @inline(__always) func position(_ i: Int) -> Int { (i &* 7919 &+ 13) % n }
 
@@ -100,15 +108,16 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("List.update.unique.1M", configuration: quick) { benchmark in
-        var list = VersionedList(0 ..< n)
-        var i = 0
+        // One list for the whole run, written in place (no other version).
+        let box = uniqueListBox
+        var i = box.counter
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            list[position(i)] = i
+            box.list[position(i)] = i
             i += 1
         }
         benchmark.stopMeasurement()
-        blackHole(list)
+        box.counter = i
     }
 
     // MARK: What changed, one write among 1M
@@ -210,29 +219,52 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    Benchmark("List.forEach.1M", configuration: slow) { benchmark in
+        let list = listFixture
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            var sum = 0
+            list.forEach { sum &+= $0 }
+            blackHole(sum)
+        }
+        benchmark.stopMeasurement()
+    }
+
     // MARK: Build from a sequence
 
     Benchmark("Array.build.1M", configuration: slow) { benchmark in
+        // The built value is released after the measured region.
+        var built: [[Int]] = []
+        built.reserveCapacity(benchmark.scaledIterations.count)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(Array((0 ..< n).lazy.map { $0 &* 3 }))
+            built.append(Array((0 ..< n).lazy.map { $0 &* 3 }))
         }
         benchmark.stopMeasurement()
+        blackHole(built)
     }
 
     Benchmark("TreeDictionary.build.1M", configuration: slow) { benchmark in
+        // The built value is released after the measured region.
+        var built: [TreeDictionary<Int, Int>] = []
+        built.reserveCapacity(benchmark.scaledIterations.count)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(TreeDictionary(uniqueKeysWithValues: (0 ..< n).lazy.map { ($0, $0 &* 3) }))
+            built.append(TreeDictionary(uniqueKeysWithValues: (0 ..< n).lazy.map { ($0, $0 &* 3) }))
         }
         benchmark.stopMeasurement()
+        blackHole(built)
     }
 
     Benchmark("List.build.1M", configuration: slow) { benchmark in
+        // The built value is released after the measured region.
+        var built: [VersionedList<Int>] = []
+        built.reserveCapacity(benchmark.scaledIterations.count)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(VersionedList((0 ..< n).lazy.map { $0 &* 3 }))
+            built.append(VersionedList((0 ..< n).lazy.map { $0 &* 3 }))
         }
         benchmark.stopMeasurement()
+        blackHole(built)
     }
 }

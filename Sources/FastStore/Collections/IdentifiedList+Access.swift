@@ -156,7 +156,7 @@ extension IdentifiedList {
         try _list._root.forEachLeaf { leaf in
             for i in 0 ..< leaf.count where try !shouldBeRemoved(leaf.elements[i].element) {
                 kept.append(leaf.elements[i].element)
-                slots.append(leaf.slots[i])
+                slots.append(leaf.slot(i))
             }
         }
         guard kept.count != _list._root.count else { return }

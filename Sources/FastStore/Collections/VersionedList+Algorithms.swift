@@ -16,7 +16,7 @@ extension VersionedList {
         try _root.forEachLeaf { leaf in
             for i in 0 ..< leaf.count where try !shouldBeRemoved(leaf.elements[i]) {
                 elements.append(leaf.elements[i])
-                slots.append(leaf.slots[i])
+                slots.append(leaf.slot(i))
             }
         }
         guard elements.count != _root.count else { return }

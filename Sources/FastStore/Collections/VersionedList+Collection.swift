@@ -45,6 +45,29 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
         return Iterator(root: _root)
     }
 
+    /// Calls `body` with each element in order, leaf by leaf. Records a read
+    /// of the whole list (once).
+    ///
+    /// NB: the loop over each leaf is a plain loop over contiguous storage,
+    /// which the optimizer can vectorize once `body` is inlined; `for-in`
+    /// goes through the iterator's per-element leaf check instead.
+    ///
+    /// - Complexity: O(n).
+    @inlinable
+    public func forEach(_ body: (Element) throws -> Void) rethrows {
+        _recordWholeRead(_nodeID)
+        let walk = _LeafWalk(root: _root)
+        var leaf: Unmanaged<_ListNode<Element>>? = walk.first
+        while let current = leaf {
+            try current._withUnsafeGuaranteedRef { node in
+                try node.elements.withUnsafeBufferPointer { elements in
+                    for element in elements { try body(element) }
+                }
+            }
+            leaf = walk.nextLeaf()
+        }
+    }
+
     /// Copies the elements into `buffer` leaf by leaf (used by `Array(list)`).
     @inlinable
     public func _copyContents(
@@ -147,7 +170,7 @@ internal final class _LeafWalk<Element> {
 
     @usableFromInline let root: _ListNode<Element>
     /// The ancestors of the current leaf, with the child taken in each.
-    @usableFromInline var path: ContiguousArray<(node: Ref, child: Int)>
+    @usableFromInline @exclusivity(unchecked) var path: ContiguousArray<(node: Ref, child: Int)>
     /// The first leaf.
     @usableFromInline let first: Ref
 

@@ -68,6 +68,47 @@ extension VersionedList where Element: Equatable {
     }
 }
 
+/// The elements one side of a diff collected since the last shared subtree:
+/// in caller-provided inline storage, spilling to the heap past it.
+@usableFromInline
+internal struct _DiffBuffer {
+    @usableFromInline let inline: UnsafeMutableBufferPointer<_DiffEntry>
+    @usableFromInline var heap: ContiguousArray<_DiffEntry>
+    @usableFromInline var count: Int
+
+    @inlinable init(inline: UnsafeMutableBufferPointer<_DiffEntry>) {
+        self.inline = inline
+        self.heap = []
+        self.count = 0
+    }
+
+    @inlinable @inline(__always)
+    mutating func append(_ entry: _DiffEntry) {
+        if count < inline.count {
+            (inline.baseAddress.unsafelyUnwrapped + count).initialize(to: entry)
+        } else {
+            if count == inline.count { heap.append(contentsOf: inline) }
+            heap.append(entry)
+        }
+        count += 1
+    }
+
+    /// Calls `body` with the collected entries.
+    @inlinable
+    func withEntries<R>(_ body: (UnsafeBufferPointer<_DiffEntry>) -> R) -> R {
+        if count <= inline.count {
+            return body(UnsafeBufferPointer(start: inline.baseAddress, count: count))
+        }
+        return heap.withUnsafeBufferPointer(body)
+    }
+
+    @inlinable
+    mutating func removeAll() {
+        count = 0
+        heap.removeAll(keepingCapacity: true)
+    }
+}
+
 /// One element collected by the diff: its slot and its offset in its version.
 @usableFromInline
 internal struct _DiffEntry {
@@ -90,24 +131,38 @@ extension _ListNode {
 
     @inlinable
     static func _difference(from a: _ListNode, to b: _ListNode) -> VersionedListChanges {
+        // NB: cursor stacks and the first 64 collected elements of each side
+        // live in temporary (stack) storage: a diff of a few writes
+        // allocates only its result arrays.
+        let inline = leafCapacity
+        return withUnsafeTemporaryAllocation(of: _DiffEntry.self, capacity: 2 * inline) { storage in
+            let base = storage.baseAddress.unsafelyUnwrapped
+            var bufferA = _DiffBuffer(inline: UnsafeMutableBufferPointer(start: base, count: inline))
+            var bufferB = _DiffBuffer(inline: UnsafeMutableBufferPointer(start: base + inline, count: inline))
+            return _ListCursor.withCursors(a, b) { ca, cb in
+                _difference(&ca, &cb, stampA: a.stamp, stampB: b.stamp, &bufferA, &bufferB)
+            }
+        }
+    }
+
+    @inlinable
+    static func _difference(
+        _ ca: inout _ListCursor<Element>, _ cb: inout _ListCursor<Element>,
+        stampA: VersionStamp, stampB: VersionStamp,
+        _ bufferA: inout _DiffBuffer, _ bufferB: inout _DiffBuffer
+    ) -> VersionedListChanges {
         var changes = VersionedListChanges()
-        var ca = _ListCursor(root: a)
-        var cb = _ListCursor(root: b)
-        let stampA = a.stamp, stampB = b.stamp
         let olderIsA = stampA <= stampB
-        var bufferA = ContiguousArray<_DiffEntry>()
-        var bufferB = ContiguousArray<_DiffEntry>()
 
         @inline(__always)
-        func take(_ cursor: inout _ListCursor<Element>, into buffer: inout ContiguousArray<_DiffEntry>) {
+        func take(_ cursor: inout _ListCursor<Element>, into buffer: inout _DiffBuffer) {
             if cursor.withFront({ $0.height }) > 0 {
                 cursor.descend()
                 return
             }
             let base = cursor.offset
-            if buffer.capacity == 0 { buffer.reserveCapacity(leafCapacity) }
             cursor.withFront { leaf in
-                leaf.slots.withUnsafeBufferPointer { slots in
+                leaf.withSlots { slots in
                     for i in 0 ..< slots.count { buffer.append(_DiffEntry(slot: slots[i], offset: base + i)) }
                 }
             }
@@ -125,7 +180,7 @@ extension _ListNode {
                 continue
             }
             if x.toOpaque() == y.toOpaque() {
-                if !bufferA.isEmpty || !bufferB.isEmpty {
+                if bufferA.count > 0 || bufferB.count > 0 {
                     _match(&bufferA, &bufferB, into: &changes)
                 }
                 ca.advance()
@@ -137,7 +192,7 @@ extension _ListNode {
             let takeA = xNotInB != yNotInA ? xNotInB : olderIsA
             if takeA { take(&ca, into: &bufferA) } else { take(&cb, into: &bufferB) }
         }
-        if !bufferA.isEmpty || !bufferB.isEmpty {
+        if bufferA.count > 0 || bufferB.count > 0 {
             _match(&bufferA, &bufferB, into: &changes)
         }
         return changes
@@ -147,13 +202,21 @@ extension _ListNode {
     /// resulting changes in ascending order, and empties both buffers.
     @inlinable
     static func _match(
-        _ a: inout ContiguousArray<_DiffEntry>, _ b: inout ContiguousArray<_DiffEntry>,
+        _ bufferA: inout _DiffBuffer, _ bufferB: inout _DiffBuffer,
         into changes: inout VersionedListChanges
     ) {
-        defer {
-            a.removeAll(keepingCapacity: true)
-            b.removeAll(keepingCapacity: true)
+        bufferA.withEntries { a in
+            bufferB.withEntries { b in _match(a, b, into: &changes) }
         }
+        bufferA.removeAll()
+        bufferB.removeAll()
+    }
+
+    @inlinable
+    static func _match(
+        _ a: UnsafeBufferPointer<_DiffEntry>, _ b: UnsafeBufferPointer<_DiffEntry>,
+        into changes: inout VersionedListChanges
+    ) {
         @inline(__always)
         func kept(_ x: _DiffEntry, _ y: _DiffEntry) {
             if x.slot.written != y.slot.written {

@@ -26,8 +26,11 @@ extension _ListNode where Element: Equatable {
 
     @inlinable
     static func _elementsEqual(_ a: _ListNode, _ b: _ListNode) -> Bool {
-        var ca = _ListCursor(root: a)
-        var cb = _ListCursor(root: b)
+        _ListCursor.withCursors(a, b) { ca, cb in _elementsEqual(&ca, &cb) }
+    }
+
+    @inlinable
+    static func _elementsEqual(_ ca: inout _ListCursor<Element>, _ cb: inout _ListCursor<Element>) -> Bool {
         while let x = ca.front, let y = cb.front {
             if x.toOpaque() == y.toOpaque(), ca.inLeaf == 0, cb.inLeaf == 0 {
                 ca.advance()

@@ -50,7 +50,7 @@ public struct VersionedList<Element> {
     @inlinable
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
         self.init(
-            _root: _ListNode.build(ContiguousArray(elements), stamp: VersionStamp.next()),
+            _root: _ListNode.build(elements, stamp: VersionStamp.next()),
             nodeID: NodeID.make())
     }
 

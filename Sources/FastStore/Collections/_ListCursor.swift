@@ -20,8 +20,11 @@ internal struct _ListCursor<Element> {
         }
     }
 
-    /// The ancestors of `front`, with the index of the child taken in each.
-    @usableFromInline var stack: ContiguousArray<Frame>
+    /// The ancestors of `front`, with the index of the child taken in each:
+    /// `stack[0 ..< depth]`, in storage the caller provides (see
+    /// `withCursors`).
+    @usableFromInline let stack: UnsafeMutablePointer<Frame>
+    @usableFromInline var depth: Int
     /// The subtree at the front, nil at the end.
     @usableFromInline var front: Ref?
     /// The offset of `front`'s first element in the whole list.
@@ -32,12 +35,26 @@ internal struct _ListCursor<Element> {
     /// A cursor at the start of the tree under `root`, which the caller
     /// keeps alive for the cursor's lifetime.
     @inlinable
-    init(root: _ListNode<Element>) {
-        stack = []
-        stack.reserveCapacity(root.height)
+    init(root: _ListNode<Element>, stack: UnsafeMutablePointer<Frame>) {
+        self.stack = stack
+        depth = 0
         front = root.count == 0 ? nil : Ref.passUnretained(root)
         offset = 0
         inLeaf = 0
+    }
+
+    /// Calls `body` with cursors at the start of `a` and of `b`, their path
+    /// stacks in temporary (stack) storage. The caller keeps both roots alive.
+    @inlinable
+    static func withCursors<R>(
+        _ a: _ListNode<Element>, _ b: _ListNode<Element>, _ body: (inout Self, inout Self) -> R
+    ) -> R {
+        withUnsafeTemporaryAllocation(of: Frame.self, capacity: a.height + b.height + 2) { storage in
+            let base = storage.baseAddress.unsafelyUnwrapped
+            var ca = Self(root: a, stack: base)
+            var cb = Self(root: b, stack: base + a.height + 1)
+            return body(&ca, &cb)
+        }
     }
 
     /// Calls `body` with the front node (which must exist).
@@ -50,7 +67,8 @@ internal struct _ListCursor<Element> {
     @inlinable
     mutating func descend() {
         let node = front.unsafelyUnwrapped
-        stack.append(Frame(node: node, index: 0))
+        (stack + depth).initialize(to: Frame(node: node, index: 0))
+        depth += 1
         front = node._withUnsafeGuaranteedRef { Ref.passUnretained($0.children[0]) }
     }
 
@@ -58,7 +76,7 @@ internal struct _ListCursor<Element> {
     @inlinable
     mutating func advance() {
         inLeaf = 0
-        var top = stack.count - 1
+        var top = depth - 1
         guard top >= 0 else {
             offset += withFront { $0.count }
             front = nil
@@ -76,7 +94,7 @@ internal struct _ListCursor<Element> {
                 front = child
                 return
             }
-            stack.removeLast()
+            depth -= 1
             top -= 1
             if top < 0 { break }
         }

@@ -20,7 +20,8 @@ extension _ListNode {
     @usableFromInline
     func _shallowInvariantCheck() {
         if height == 0 {
-            precondition(elements.count == count && slots.count == count, "VersionedList: leaf count mismatch")
+            precondition(elements.count == count && (slots.count == count || hasImplicitSlots),
+                         "VersionedList: leaf count mismatch")
             precondition(count <= Self.leafCapacity, "VersionedList: overfull root leaf")
         } else {
             precondition(children.count >= 2 && children.count <= Self.branchCapacity, "VersionedList: root width")
@@ -32,11 +33,13 @@ extension _ListNode {
     func _check(isRoot: Bool, identities: inout Set<UInt64>) {
         if height == 0 {
             precondition(elements.count == count, "VersionedList: leaf count \(count) != \(elements.count) elements")
-            precondition(slots.count == count, "VersionedList: leaf has \(slots.count) slots for \(count) elements")
+            precondition(slots.count == count || hasImplicitSlots,
+                         "VersionedList: leaf has \(slots.count) slots for \(count) elements")
             precondition(count <= Self.leafCapacity, "VersionedList: overfull leaf (\(count))")
             if !isRoot { precondition(count >= Self.leafMinimum, "VersionedList: underfull leaf (\(count))") }
             precondition(children.isEmpty && counts.isEmpty, "VersionedList: leaf with children")
-            for slot in slots {
+            for i in 0 ..< count {
+                let slot = self.slot(i)
                 identities.insert(slot.identity)
                 precondition(slot.written >= slot.identity, "VersionedList: slot written before its insertion")
             }

@@ -34,6 +34,7 @@ extension _ListNode {
             node = node.uniqueChild(k, stamp: stamp)
             offset = o
         }
+        node.materializeSlots()
         return (node, offset)
     }
 
@@ -45,6 +46,7 @@ extension _ListNode {
     func insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) -> _ListNode? {
         count += 1
         if height == 0 {
+            materializeSlots()
             elements.insert(element, at: index)
             slots.insert(slot, at: index)
             return elements.count > Self.leafCapacity ? split(stamp: stamp) : nil
@@ -91,6 +93,7 @@ extension _ListNode {
     func remove(at index: Int, stamp: VersionStamp) -> Element {
         count -= 1
         if height == 0 {
+            materializeSlots()
             slots.remove(at: index)
             return elements.remove(at: index)
         }
@@ -117,6 +120,8 @@ extension _ListNode {
         let left = k > 0 ? k - 1 : k
         let l = uniqueChild(left, stamp: stamp)
         let r = uniqueChild(left + 1, stamp: stamp)
+        l.materializeSlots()
+        r.materializeSlots()
         let total = l.width + r.width
         if total <= l.capacity {
             // Merge r into l.

@@ -49,8 +49,17 @@ internal final class _ListNode<Element> {
     @usableFromInline let height: Int
     /// Leaf storage (empty in branches).
     @usableFromInline @exclusivity(unchecked) var elements: ContiguousArray<Element>
-    /// One slot per element (empty in branches).
+    /// One slot per element, or empty while the leaf's slots are implicit
+    /// (see `slotBase`); always empty in branches.
     @usableFromInline @exclusivity(unchecked) var slots: ContiguousArray<_ListSlot>
+    /// While `slots` is empty in a non-empty leaf, slot `i` is
+    /// `_ListSlot(fresh: slotBase + i)`: a bulk-built leaf whose elements
+    /// were never written.
+    ///
+    /// NB: built lists then cost 16 fewer bytes per element and
+    /// one allocation fewer per leaf; the first write to a leaf
+    /// materializes its slots (it copies them anyway when shared).
+    @usableFromInline @exclusivity(unchecked) var slotBase: UInt64
     /// Branch storage (empty in leaves).
     @usableFromInline @exclusivity(unchecked) var children: ContiguousArray<_ListNode<Element>>
     /// The element count of each child, pairwise with `children` (empty in
@@ -68,6 +77,20 @@ internal final class _ListNode<Element> {
         self.height = 0
         self.elements = elements
         self.slots = slots
+        self.slotBase = 0
+        self.children = []
+        self.counts = []
+    }
+
+    /// A leaf whose slots are implicit: fresh identities from `slotBase`.
+    @inlinable
+    init(leaf elements: ContiguousArray<Element>, slotBase: UInt64, stamp: VersionStamp) {
+        self.stamp = stamp
+        self.count = elements.count
+        self.height = 0
+        self.elements = elements
+        self.slots = []
+        self.slotBase = slotBase
         self.children = []
         self.counts = []
     }
@@ -82,6 +105,7 @@ internal final class _ListNode<Element> {
         self.height = height
         self.elements = []
         self.slots = []
+        self.slotBase = 0
         self.children = children
         self.counts = counts
     }
@@ -97,12 +121,54 @@ internal final class _ListNode<Element> {
     @inlinable
     func copy(stamp: VersionStamp) -> _ListNode<Element> {
         if height == 0 {
-            return _ListNode(leaf: elements, slots: slots, stamp: stamp)
+            let copy = _ListNode(leaf: elements, slots: slots, stamp: stamp)
+            copy.slotBase = slotBase
+            return copy
         }
         return _ListNode(branch: children, counts: counts, height: height, count: count, stamp: stamp)
     }
 
     @inlinable var isLeaf: Bool { height == 0 }
+
+    // MARK: Slots
+
+    /// Whether this leaf's slots are implicit (see `slotBase`).
+    @inlinable var hasImplicitSlots: Bool { slots.isEmpty && !elements.isEmpty }
+
+    /// Slot `i` of this leaf.
+    @inlinable @inline(__always)
+    func slot(_ i: Int) -> _ListSlot {
+        slots.isEmpty ? _ListSlot(fresh: slotBase &+ UInt64(i)) : slots[i]
+    }
+
+    /// Gives this (unique) leaf explicit slots, before a write.
+    @inlinable @inline(__always)
+    func materializeSlots() {
+        guard hasImplicitSlots else { return }
+        let base = slotBase
+        let n = elements.count
+        slots = ContiguousArray(unsafeUninitializedCapacity: Self.leafCapacity) { buffer, initialized in
+            for i in 0 ..< n {
+                (buffer.baseAddress.unsafelyUnwrapped + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i)))
+            }
+            initialized = n
+        }
+    }
+
+    /// Calls `body` with this leaf's slots (materialized in temporary
+    /// storage when implicit).
+    @inlinable
+    func withSlots<R>(_ body: (UnsafeBufferPointer<_ListSlot>) throws -> R) rethrows -> R {
+        if !hasImplicitSlots { return try slots.withUnsafeBufferPointer(body) }
+        let base = slotBase
+        let n = elements.count
+        return try withUnsafeTemporaryAllocation(of: _ListSlot.self, capacity: n) { buffer in
+            for i in 0 ..< n {
+                (buffer.baseAddress.unsafelyUnwrapped + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i)))
+            }
+            return try body(UnsafeBufferPointer(buffer))
+        }
+    }
 
     /// Items held directly: elements of a leaf, children of a branch.
     @inlinable var width: Int { height == 0 ? elements.count : children.count }
@@ -182,7 +248,7 @@ internal final class _ListNode<Element> {
             node = node.children[k]
             offset = o
         }
-        return node.slots[offset]
+        return node.slot(offset)
     }
 
     /// Calls `body` with each leaf's elements and slots, in order.

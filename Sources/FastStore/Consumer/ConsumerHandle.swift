@@ -2,41 +2,42 @@
 /// what ``StateConsumer/remove(_:)`` and ``ConsumerBag`` take.
 ///
 /// Handles compare by identity.
-public class ConsumerHandle<State>: Hashable, @unchecked Sendable {
-    // NB: not `open`: the selection and callback live in internal subclasses
-    // (`_SelectionConsumer`, `_PredictConsumer`). `@unchecked Sendable`: the
-    // mutable fields are touched either under the owning consumer's lock
-    // (`isRemoved`, `dependencies`) or only by the thread that holds the
-    // consumer's consuming turn (the selection state in subclasses).
+public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
+    // NB: `@unchecked Sendable`: the mutable fields are touched either under
+    // the owning consumer's lock (`isRemoved`, `dependencies`) or only by
+    // the thread that holds the consumer's consuming turn (the selection
+    // state the closures capture). For the same reason they opt out of
+    // dynamic exclusivity checks.
+    //
+    // NB: the selection logic is two closures built by the `add` overloads,
+    // which are `@inlinable`: they are specialized for the concrete state and
+    // selection types in the caller's module, where a generic subclass
+    // method would run unspecialized (metadata lookups on every call).
 
     /// The registration sequence number within its ``StateConsumer``:
     /// callbacks run in increasing `id` order.
     @usableFromInline internal let id: Int
+    /// Runs the selector on a state (recording its reads into the recorder
+    /// when given) and stores the selection. Returns whether the callback
+    /// must be called (by `deliver`).
+    @usableFromInline internal let evaluate: (State, _ReadRecorder?) -> Bool
+    /// Calls the callback with the change stored by the last `evaluate`
+    /// that returned `true`.
+    @usableFromInline internal let deliver: () -> Void
     /// Set, under the owner's lock, when the consumer is removed.
-    @usableFromInline internal var isRemoved = false
+    @exclusivity(unchecked) @usableFromInline internal var isRemoved = false
     /// What the selector read at its last evaluation (deduplicated), as
     /// registered in the owner's reader index. Guarded by the owner's lock.
-    @usableFromInline internal var dependencies: [_Dependency] = []
+    @exclusivity(unchecked) @usableFromInline internal var dependencies: [_Dependency] = []
     /// How many times the selector ran (white-box tests count skipped
     /// evaluations with it).
-    @usableFromInline internal var evaluationCount = 0
+    @exclusivity(unchecked) @usableFromInline internal var evaluationCount = 0
 
-    @usableFromInline
-    internal init(id: Int) { self.id = id }
-
-    /// Runs the selector on `state` (recording its reads into `recorder`
-    /// when given) and stores the selection. Returns whether the callback
-    /// must be called (see ``_deliver()``).
-    @usableFromInline
-    internal func _evaluate(_ state: State, recorder: _ReadRecorder?) -> Bool {
-        preconditionFailure("FastStore: ConsumerHandle is abstract")
-    }
-
-    /// Calls the callback with the selection change stored by the last
-    /// `_evaluate` that returned `true`.
-    @usableFromInline
-    internal func _deliver() {
-        preconditionFailure("FastStore: ConsumerHandle is abstract")
+    @inlinable
+    internal init(id: Int, evaluate: @escaping (State, _ReadRecorder?) -> Bool, deliver: @escaping () -> Void) {
+        self.id = id
+        self.evaluate = evaluate
+        self.deliver = deliver
     }
 
     public static func == (lhs: ConsumerHandle, rhs: ConsumerHandle) -> Bool { lhs === rhs }
@@ -46,109 +47,94 @@ public class ConsumerHandle<State>: Hashable, @unchecked Sendable {
 /// ReSwiftConsumer's name for what `add` returns.
 public typealias TypedConsumer<State> = ConsumerHandle<State>
 
-/// A consumer of an `Equatable` selection: called when the selection is not
-/// `==` to the previous one.
+/// The selection state of one consumer: its last selection and the change
+/// waiting for delivery.
 @usableFromInline
-internal final class _SelectionConsumer<State, Selection: Equatable>: ConsumerHandle<State>, @unchecked Sendable {
-    @usableFromInline let selector: (State) -> Selection
-    @usableFromInline let callback: (Selection?, Selection) -> Void
+internal final class _SelectionSlot<Selection> {
     /// The last selection; `nil` before the first evaluation (or the
-    /// baseline the caller gave, e.g. `.some(nil)` for optional selections,
-    /// so that a first `nil` selection is no change).
-    @usableFromInline var last: Selection?
-    @usableFromInline var pendingOld: Selection?
-    @usableFromInline var pendingNew: Selection?
+    /// baseline given, e.g. `.some(nil)` for optional selections, so that a
+    /// first `nil` selection is no change).
+    @exclusivity(unchecked) @usableFromInline var last: Selection?
+    @exclusivity(unchecked) @usableFromInline var pendingOld: Selection?
+    @exclusivity(unchecked) @usableFromInline var pendingNew: Selection?
 
-    @usableFromInline
-    init(id: Int, baseline: Selection?, selector: @escaping (State) -> Selection,
-         callback: @escaping (Selection?, Selection) -> Void) {
-        self.selector = selector
-        self.callback = callback
-        self.last = baseline
-        super.init(id: id)
-    }
-
-    @usableFromInline
-    override func _evaluate(_ state: State, recorder: _ReadRecorder?) -> Bool {
-        evaluationCount &+= 1
-        let new: Selection
-        if let recorder {
-            new = recorder.record {
-                let selection = selector(state)
-                // NB: comparing the selection with itself, still recording,
-                // records whatever `==` can look at: a selection that is a
-                // node (`{ $0.settings }`) was returned without being read
-                // into, and this makes it a whole-node dependency.
-                _ = selection == selection
-                return selection
-            }
-        } else {
-            new = selector(state)
-        }
-        let old = last
-        last = new
-        if let old, old == new { return false }
-        pendingOld = old
-        pendingNew = new
-        return true
-    }
-
-    @usableFromInline
-    override func _deliver() {
-        guard let new = pendingNew else { return }
-        let old = pendingOld
-        pendingOld = nil
-        pendingNew = nil
-        callback(old, new)
-    }
+    @inlinable init(last: Selection?) { self.last = last }
 }
 
-/// A consumer with a `predict` function (ReSwiftConsumer's
-/// `add(_:_:predict:)`): called when `predict(old, new)` returns `false`,
-/// i.e. when the two selections are not predicted to be the same.
-@usableFromInline
-internal final class _PredictConsumer<State, T>: ConsumerHandle<State>, @unchecked Sendable {
-    @usableFromInline let selector: (State) -> T?
-    @usableFromInline let callback: (T?, T?) -> Void
-    @usableFromInline let predict: (T?, T?) -> Bool
-    @usableFromInline var last: T?
-    @usableFromInline var pending: (old: T?, new: T?)?
-
-    @usableFromInline
-    init(id: Int, selector: @escaping (State) -> T?, callback: @escaping (T?, T?) -> Void,
-         predict: @escaping (T?, T?) -> Bool) {
-        self.selector = selector
-        self.callback = callback
-        self.predict = predict
-        super.init(id: id)
-    }
-
-    @usableFromInline
-    override func _evaluate(_ state: State, recorder: _ReadRecorder?) -> Bool {
-        evaluationCount &+= 1
-        let new: T?
-        if let recorder {
-            new = recorder.record {
-                let selection = selector(state)
-                // NB: as `==` for equatable selections: whatever `predict`
-                // reads of a selection is a dependency.
-                _ = predict(selection, selection)
-                return selection
+extension ConsumerHandle {
+    /// A consumer of an `Equatable` selection: called with the previous and
+    /// the new selection when they are not `==`.
+    @inlinable
+    internal static func _selection<Selection: Equatable>(
+        id: Int, baseline: Selection?, selector: @escaping (State) -> Selection,
+        callback: @escaping (Selection?, Selection) -> Void
+    ) -> ConsumerHandle {
+        let slot = _SelectionSlot<Selection>(last: baseline)
+        return ConsumerHandle(id: id, evaluate: { state, recorder in
+            let new: Selection
+            if let recorder {
+                new = recorder.record {
+                    let selection = selector(state)
+                    // NB: comparing the selection with itself, still
+                    // recording, records whatever `==` can look at: a
+                    // selection that is a node (`{ $0.settings }`) was
+                    // returned without being read into, and this makes it a
+                    // whole-node dependency.
+                    _ = selection == selection
+                    return selection
+                }
+            } else {
+                new = selector(state)
             }
-        } else {
-            new = selector(state)
-        }
-        let old = last
-        last = new
-        if predict(old, new) { return false }
-        pending = (old, new)
-        return true
+            let old = slot.last
+            slot.last = new
+            if let old, old == new { return false }
+            slot.pendingOld = old
+            slot.pendingNew = new
+            return true
+        }, deliver: {
+            guard let new = slot.pendingNew else { return }
+            let old = slot.pendingOld
+            slot.pendingOld = nil
+            slot.pendingNew = nil
+            callback(old, new)
+        })
     }
 
-    @usableFromInline
-    override func _deliver() {
-        guard let (old, new) = pending else { return }
-        pending = nil
-        callback(old, new)
+    /// A consumer with a `predict` function (ReSwiftConsumer's
+    /// `add(_:_:predict:)`): called when `predict(old, new)` returns `false`,
+    /// i.e. when the two selections are not predicted to be the same.
+    @inlinable
+    internal static func _predicted<T>(
+        id: Int, selector: @escaping (State) -> T?, callback: @escaping (T?, T?) -> Void,
+        predict: @escaping (T?, T?) -> Bool
+    ) -> ConsumerHandle {
+        let slot = _SelectionSlot<T?>(last: .some(nil))
+        return ConsumerHandle(id: id, evaluate: { state, recorder in
+            let new: T?
+            if let recorder {
+                new = recorder.record {
+                    let selection = selector(state)
+                    // NB: as `==` for equatable selections: whatever
+                    // `predict` reads of a selection is a dependency.
+                    _ = predict(selection, selection)
+                    return selection
+                }
+            } else {
+                new = selector(state)
+            }
+            let old = slot.last ?? nil
+            slot.last = .some(new)
+            if predict(old, new) { return false }
+            slot.pendingOld = .some(old)
+            slot.pendingNew = .some(new)
+            return true
+        }, deliver: {
+            guard let new = slot.pendingNew else { return }
+            let old = slot.pendingOld ?? nil
+            slot.pendingOld = nil
+            slot.pendingNew = nil
+            callback(old, new)
+        })
     }
 }

@@ -20,13 +20,13 @@ extension StateConsumer {
     /// time) and the new one whenever the selection changes.
     ///
     /// - Complexity: O(1).
-    @discardableResult
+    @inlinable @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T,
         _ consumer: @escaping (_ old: T?, _ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            _SelectionConsumer(id: id, baseline: nil, selector: selector, callback: consumer)
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: consumer)
         }
     }
 
@@ -35,13 +35,13 @@ extension StateConsumer {
     ///
     /// - Complexity: O(1).
     @_disfavoredOverload
-    @discardableResult
+    @inlinable @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T,
         _ consumer: @escaping (_ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            _SelectionConsumer(id: id, baseline: nil, selector: selector) { _, new in consumer(new) }
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector) { _, new in consumer(new) }
         }
     }
 
@@ -51,13 +51,13 @@ extension StateConsumer {
     ///
     /// - Complexity: O(1).
     @_disfavoredOverload
-    @discardableResult
+    @inlinable @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T,
         _ consumer: @escaping (_ old: T, _ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            _SelectionConsumer(id: id, baseline: nil, selector: selector) { old, new in
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector) { old, new in
                 if let old { consumer(old, new) }
             }
         }
@@ -71,13 +71,13 @@ extension StateConsumer {
     /// change.
     ///
     /// - Complexity: O(1).
-    @discardableResult
+    @inlinable @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T?,
         _ consumer: @escaping (_ old: T?, _ new: T?) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            _SelectionConsumer(id: id, baseline: .some(nil), selector: selector) { old, new in
+            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector) { old, new in
                 consumer(old ?? nil, new)
             }
         }
@@ -87,13 +87,13 @@ extension StateConsumer {
     /// selection whenever it changes (a first `nil` is no change).
     ///
     /// - Complexity: O(1).
-    @discardableResult
+    @inlinable @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T?,
         _ consumer: @escaping (_ new: T?) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            _SelectionConsumer(id: id, baseline: .some(nil), selector: selector) { _, new in consumer(new) }
+            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector) { _, new in consumer(new) }
         }
     }
 
@@ -103,13 +103,13 @@ extension StateConsumer {
     ///
     /// - Complexity: O(1).
     @_disfavoredOverload
-    @discardableResult
+    @inlinable @discardableResult
     public func add<T: Equatable>(
         _ selector: @escaping (State) -> T?,
         _ consumer: @escaping (_ old: T?, _ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            _SelectionConsumer(id: id, baseline: .some(nil), selector: selector) { old, new in
+            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector) { old, new in
                 if let new { consumer(old ?? nil, new) }
             }
         }
@@ -130,14 +130,14 @@ extension StateConsumer {
     /// consumer also calls `predict(new, new)` once per evaluation.
     ///
     /// - Complexity: O(1).
-    @discardableResult
+    @inlinable @discardableResult
     public func add<T>(
         _ selector: @escaping (State) -> T?,
         _ consumer: @escaping (_ old: T?, _ new: T?) -> Void,
         predict: @escaping (_ old: T?, _ new: T?) -> Bool
     ) -> ConsumerHandle<State> {
         _register { id in
-            _PredictConsumer(id: id, selector: selector, callback: consumer, predict: predict)
+            ConsumerHandle._predicted(id: id, selector: selector, callback: consumer, predict: predict)
         }
     }
 
@@ -146,14 +146,14 @@ extension StateConsumer {
     /// selection is not `nil`.
     ///
     /// - Complexity: O(1).
-    @discardableResult
+    @inlinable @discardableResult
     public func add<T>(
         _ selector: @escaping (State) -> T?,
         _ consumer: @escaping (_ old: T?, _ new: T) -> Void,
         predict: @escaping (_ old: T?, _ new: T?) -> Bool
     ) -> ConsumerHandle<State> {
         _register { id in
-            _PredictConsumer(id: id, selector: selector, callback: { old, new in
+            ConsumerHandle._predicted(id: id, selector: selector, callback: { old, new in
                 if let new { consumer(old, new) }
             }, predict: predict)
         }

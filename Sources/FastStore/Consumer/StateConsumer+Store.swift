@@ -20,6 +20,7 @@ extension StateConsumer {
     /// - Returns: The store subscription. Keep it: releasing it disconnects.
     /// - Complexity: the first consume evaluates every consumer; each later
     ///   one, O(writes + affected consumers × their selector cost).
+    @inlinable
     public func connect<Action>(
         to store: Store<State, Action>,
         on thread: NotificationThread = .drainThread
@@ -27,6 +28,8 @@ extension StateConsumer {
         let subscription = store.subscribe(on: thread) { [weak self] state in
             self?.consume(newState: state)
         }
+        // NB: `@inlinable` so that the subscriber closure, the hot path of
+        // every dispatch, calls a `consume` specialized for `State`.
         // NB: the current state is read once this thread holds the consuming
         // turn: a drain that publishes meanwhile is delivered after it, never
         // before, so the consumer does not step back to an older state.

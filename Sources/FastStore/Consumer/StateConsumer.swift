@@ -34,8 +34,11 @@
 /// call into the consumer.
 public final class StateConsumer<State>: @unchecked Sendable {
     // NB: `@unchecked Sendable`: every field below is guarded by `_lock`,
-    // except `_recorder` and `_candidates`, which only the thread holding
-    // the consuming turn (`_isConsuming`) touches.
+    // except `_recorder`, `_candidates` and `_plan`, which only the thread
+    // holding the consuming turn (`_isConsuming`) touches. For the same
+    // reason the fields opt out of Swift's dynamic exclusivity checks
+    // (`@exclusivity(unchecked)`), which cost on every access of a class
+    // property and would guard nothing the lock does not.
 
     @usableFromInline internal let _lock = _Lock()
     /// Reads the root identity and stamp of a versioned `State`; `nil` for
@@ -44,30 +47,30 @@ public final class StateConsumer<State>: @unchecked Sendable {
 
     /// Every consumer in registration order; removed ones stay until
     /// compaction.
-    @usableFromInline internal var _ordered: [ConsumerHandle<State>] = []
-    @usableFromInline internal var _removedInOrdered = 0
-    @usableFromInline internal var _byID: [Int: ConsumerHandle<State>] = [:]
-    @usableFromInline internal var _nextID = 0
+    @exclusivity(unchecked) @usableFromInline internal var _ordered: [ConsumerHandle<State>] = []
+    @exclusivity(unchecked) @usableFromInline internal var _removedInOrdered = 0
+    @exclusivity(unchecked) @usableFromInline internal var _byID: [Int: ConsumerHandle<State>] = [:]
+    @exclusivity(unchecked) @usableFromInline internal var _nextID = 0
     /// Node → consumers that read it, by kind.
-    @usableFromInline internal var _index = _ReaderIndex()
+    @exclusivity(unchecked) @usableFromInline internal var _index = _ReaderIndex()
     /// Consumers with no versioned dependency: never evaluated yet, or a
     /// selector that reads nothing versioned. Evaluated at every consume.
-    @usableFromInline internal var _unconditional: Set<Int> = []
+    @exclusivity(unchecked) @usableFromInline internal var _unconditional: Set<Int> = []
     /// Root of the last consumed state (versioned state only).
-    @usableFromInline internal var _lastRoot: _RootVersion?
+    @exclusivity(unchecked) @usableFromInline internal var _lastRoot: _RootVersion?
     /// The last consumed state, kept only while ``consumeInstantly`` is on.
-    @usableFromInline internal var _instantState: State?
-    @usableFromInline internal var _consumeInstantly = false
+    @exclusivity(unchecked) @usableFromInline internal var _instantState: State?
+    @exclusivity(unchecked) @usableFromInline internal var _consumeInstantly = false
 
-    @usableFromInline internal var _isConsuming = false
-    @usableFromInline internal var _pending: [_PendingConsume<State>] = []
+    @exclusivity(unchecked) @usableFromInline internal var _isConsuming = false
+    @exclusivity(unchecked) @usableFromInline internal var _pending: [_PendingConsume<State>] = []
 
     @usableFromInline internal let _recorder = _ReadRecorder()
-    @usableFromInline internal var _candidates: [Int] = []
-    @usableFromInline internal var _plan: [ConsumerHandle<State>] = []
+    @exclusivity(unchecked) @usableFromInline internal var _candidates: [Int] = []
+    @exclusivity(unchecked) @usableFromInline internal var _plan: [ConsumerHandle<State>] = []
 
     /// Statistics of the consumes so far, for tests and benchmarks.
-    internal var _stats = _ConsumeStatistics()
+    @exclusivity(unchecked) @usableFromInline internal var _stats = _ConsumeStatistics()
 
     /// An empty consumer.
     public init() {
@@ -100,7 +103,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     // MARK: Registration
 
     /// Registers a consumer built by `make` with a fresh id.
-    @usableFromInline
+    @inlinable
     internal func _register(_ make: (Int) -> ConsumerHandle<State>) -> ConsumerHandle<State> {
         _lock.lock()
         let handle = make(_nextID)
@@ -149,7 +152,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     }
 
     /// Must hold the lock.
-    @usableFromInline
+    @inlinable
     internal func _unregister(_ handle: ConsumerHandle<State>) {
         handle.isRemoved = true
         _byID[handle.id] = nil
@@ -160,7 +163,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     }
 
     /// Must hold the lock.
-    @usableFromInline
+    @inlinable
     internal func _compactIfNeeded() {
         guard _removedInOrdered > 16, _removedInOrdered * 2 > _ordered.count else { return }
         _ordered.removeAll { $0.isRemoved }
@@ -182,6 +185,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     ///   their selector cost), independent of the size of the state and of
     ///   the number of unaffected consumers; otherwise O(consumers × their
     ///   selector cost).
+    @inlinable
     public func consume(newState: State) {
         let changes = _DrainChanges.current
         _lock.lock()
@@ -199,7 +203,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     /// Consumes the state `read` returns, reading it only once this thread
     /// holds the consuming turn (so that no consume queued after it can
     /// deliver an older state). Used to deliver a store's current state.
-    @usableFromInline
+    @inlinable
     internal func _consumeLatest(_ read: @escaping () -> State) {
         _lock.lock()
         if _isConsuming {
@@ -214,7 +218,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     }
 
     /// Delivers the queued consumes, then gives up the consuming turn.
-    @usableFromInline
+    @inlinable
     internal func _finishConsuming() {
         while true {
             _lock.lock()
@@ -233,7 +237,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     }
 
     /// One consume, holding the consuming turn.
-    @usableFromInline
+    @inlinable
     internal func _consumeOne(_ state: State, _ changes: _DrainChanges?) {
         _lock.lock()
         _instantState = _consumeInstantly ? state : nil
@@ -270,14 +274,14 @@ public final class StateConsumer<State>: @unchecked Sendable {
     }
 
     /// Plans every live consumer, in registration order. Must hold the lock.
-    @usableFromInline
+    @inlinable
     internal func _planAll() {
         for handle in _ordered where !handle.isRemoved { _plan.append(handle) }
     }
 
     /// Plans the consumers affected by `changes` (none when `nil`), plus the
     /// unconditional ones, in registration order. Must hold the lock.
-    @usableFromInline
+    @inlinable
     internal func _planCandidates(fromWrites changes: _DrainChanges?) {
         _candidates.removeAll(keepingCapacity: true)
         if let changes {
@@ -296,13 +300,14 @@ public final class StateConsumer<State>: @unchecked Sendable {
 
     /// Evaluates one consumer, updates its dependencies and calls it if its
     /// selection changed. Holds the consuming turn, not the lock.
-    @usableFromInline
+    @inlinable
     internal func _evaluateAndDeliver(_ handle: ConsumerHandle<State>, _ state: State) {
         if _lock.withLock({ handle.isRemoved }) { return }
         let changed: Bool
         if _rootReader != nil {
             _recorder.dependencies.removeAll(keepingCapacity: true)
-            changed = handle._evaluate(state, recorder: _recorder)
+            handle.evaluationCount &+= 1
+            changed = handle.evaluate(state, _recorder)
             _lock.lock()
             _stats.evaluations += 1
             if !handle.isRemoved { _updateDependencies(handle, recorded: _recorder.dependencies) }
@@ -310,7 +315,8 @@ public final class StateConsumer<State>: @unchecked Sendable {
             _lock.unlock()
             if removed { return }
         } else {
-            changed = handle._evaluate(state, recorder: nil)
+            handle.evaluationCount &+= 1
+            changed = handle.evaluate(state, nil)
             _lock.lock()
             _stats.evaluations += 1
             let removed = handle.isRemoved
@@ -318,7 +324,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
             if removed { return }
         }
         if changed {
-            handle._deliver()
+            handle.deliver()
         }
     }
 
@@ -327,7 +333,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     ///
     /// - Complexity: O(reads²) for a few reads when they did not change (the
     ///   usual case, no allocation); else O(reads) expected.
-    @usableFromInline
+    @inlinable
     internal func _updateDependencies(_ handle: ConsumerHandle<State>, recorded: [_Dependency]) {
         if recorded.isEmpty {
             _unconditional.insert(handle.id)
@@ -347,8 +353,19 @@ public final class StateConsumer<State>: @unchecked Sendable {
 
     /// Whether `recorded` (with repeats) holds exactly the elements of
     /// `unique` (without repeats).
-    @usableFromInline
+    @inlinable
     internal static func _sameSet(_ recorded: [_Dependency], _ unique: [_Dependency]) -> Bool {
+        // NB: a selector usually reads the same things in the same order:
+        // one pass settles that (element keys are `AnyHashable`s, whose
+        // comparison is not cheap).
+        if recorded.count == unique.count {
+            var same = true
+            for index in recorded.indices where recorded[index] != unique[index] {
+                same = false
+                break
+            }
+            if same { return true }
+        }
         for dependency in recorded where !unique.contains(dependency) { return false }
         for dependency in unique where !recorded.contains(dependency) { return false }
         return true
@@ -358,7 +375,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     ///
     /// - Complexity: O(n²) for up to 16 reads (the usual case, no
     ///   allocation), O(n) expected beyond.
-    @usableFromInline
+    @inlinable
     internal static func _deduplicated(_ dependencies: [_Dependency]) -> [_Dependency] {
         if dependencies.count <= 16 {
             var unique: [_Dependency] = []
@@ -382,8 +399,9 @@ internal enum _PendingConsume<State> {
     case read(() -> State)
 }
 
-/// Counters of what consumes did, for tests and benchmarks.
-@_spi(Testing)
+/// Counters of what consumes did, for tests and benchmarks (read through
+/// the `_statistics` SPI).
+@frozen
 public struct _ConsumeStatistics: Equatable, Sendable {
     /// Consumes that evaluated every consumer.
     public var fullConsumes = 0

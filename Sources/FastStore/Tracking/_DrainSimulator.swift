@@ -47,3 +47,25 @@ public enum _DrainSimulator {
         try changes.installed { try notify(state) }
     }
 }
+
+/// A reusable simulated drain for benchmarks: resolves the root reader once
+/// and reuses one journal, as a ``Store`` does.
+@_spi(Testing)
+public final class _SimulatedDrains<State> {
+    @usableFromInline let rootReader: ((State) -> _RootVersion)?
+    @usableFromInline let journal = _WriteJournal()
+
+    public init() {
+        rootReader = _RootVersion.reader(for: State.self)
+    }
+
+    /// As ``_DrainSimulator/drain(_:_:notify:)``.
+    @inlinable
+    public func drain(_ state: inout State, _ mutate: (inout State) throws -> Void, notify: (State) throws -> Void) rethrows {
+        let oldRoot = rootReader?(state)
+        journal.reset()
+        try journal.record { try mutate(&state) }
+        let changes = _DrainChanges(journal: journal, oldRoot: oldRoot, newRoot: rootReader?(state))
+        try changes.installed { try notify(state) }
+    }
+}

@@ -96,7 +96,9 @@ internal struct _Dependency: Hashable {
 internal final class _ReadRecorder {
     @usableFromInline static let _current = _ThreadLocal<_ReadRecorder>()
 
-    @usableFromInline var dependencies: [_Dependency] = []
+    // NB: unchecked exclusivity: a recorder is used by the one thread it is
+    // installed on.
+    @exclusivity(unchecked) @usableFromInline var dependencies: [_Dependency] = []
 
     @inlinable init() {}
 
@@ -148,9 +150,11 @@ internal final class _WriteJournal {
     }
 
     /// Every write in order, with its node.
-    @usableFromInline var writes: [(node: NodeID, kind: _WriteKind)] = []
+    // NB: unchecked exclusivity: a journal is used by the one thread it is
+    // installed on.
+    @exclusivity(unchecked) @usableFromInline var writes: [(node: NodeID, kind: _WriteKind)] = []
     /// The stamps journaled for each node written or expected.
-    @usableFromInline var stamps: [NodeID: _Stamps] = [:]
+    @exclusivity(unchecked) @usableFromInline var stamps: [NodeID: _Stamps] = [:]
 
     @inlinable init() {}
 

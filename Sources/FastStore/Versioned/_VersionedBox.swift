@@ -9,9 +9,13 @@ internal final class _VersionedBox<Value>: @unchecked Sendable {
     // NB: `@unchecked Sendable` is sound because a box is only mutated while
     // uniquely referenced (see `Versioned._makeUnique()`); `Versioned` itself
     // is `Sendable` only when `Value` is.
-    @usableFromInline var value: Value
+    // NB: `@exclusivity(unchecked)`: a box is written only by the holder of
+    // its only reference (copy-on-write), so the dynamic exclusivity checks
+    // Swift adds to class properties would guard nothing, at a cost on every
+    // write.
+    @exclusivity(unchecked) @usableFromInline var value: Value
     @usableFromInline let nodeID: NodeID
-    @usableFromInline var version: VersionStamp
+    @exclusivity(unchecked) @usableFromInline var version: VersionStamp
 
     @inlinable
     init(value: Value, nodeID: NodeID, version: VersionStamp) {

@@ -74,3 +74,22 @@ struct VersionedListConformanceTests {
         #expect(sum == 499_500)
     }
 }
+
+@Suite("VersionedList iteration")
+struct VersionedListIterationTests {
+    @Test(arguments: [0, 1, 63, 64, 65, 4097, 100_000])
+    func iterationPathsAgree(count: Int) {
+        let list = VersionedList(0 ..< count)
+        var viaForIn: [Int] = []
+        for x in list { viaForIn.append(x) }
+        var viaForEach: [Int] = []
+        list.forEach { viaForEach.append($0) }
+        let expected = Array(0 ..< count)
+        #expect(viaForIn == expected)
+        #expect(viaForEach == expected)
+        #expect(Array(list) == expected)
+        #expect(list.reduce(0, +) == expected.reduce(0, +))
+        var partial = list.makeIterator()
+        for k in 0 ..< min(count, 70) { #expect(partial.next() == k) }
+    }
+}

@@ -14,8 +14,12 @@ struct ConsumerEvent: Equatable, CustomStringConvertible {
 
 final class EventLog {
     var events: [ConsumerEvent] = []
+    /// Run after consumer `id`'s callback: what a callback does besides
+    /// being logged (e.g. removing another consumer during the consume).
+    var afterDelivery: [Int: () -> Void] = [:]
     func append(_ id: Int, _ old: AnyHashable?, _ new: AnyHashable?) {
         events.append(ConsumerEvent(id: id, old: old, new: new))
+        afterDelivery[id]?()
     }
     func take() -> [ConsumerEvent] { defer { events = [] }; return events }
 }

@@ -27,6 +27,33 @@ import Testing
             nextID += 1
             handles[id] = spec.register(shape, id, fast, naive, fastLog, naiveLog, counter)
             trace.append("add #\(id) \(spec.name) \(shape)")
+            if Int.random(in: 0..<4, using: &rng) == 0, let remover = handles.keys.sorted().randomElement(using: &rng) {
+                // An earlier consumer's callback (or this one's) removes this
+                // consumer during a consume, on each side: it must not be
+                // called afterwards in that consume.
+                fastLog.afterDelivery[remover] = { if let handle = handles.removeValue(forKey: id) { fast.remove(handle) } }
+                naiveLog.afterDelivery[remover] = { naive.remove(id: id) }
+                trace.append("  #\(remover)'s callback removes #\(id)")
+            } else if Int.random(in: 0..<6, using: &rng) == 0 {
+                // This consumer's callback adds one during a consume, on each
+                // side (first evaluated by the next consume).
+                let added = nextID
+                nextID += 1
+                let addedSpec = treeSelectors.randomElement(using: &rng)!
+                let addedShape = CallbackShape.allCases.randomElement(using: &rng)!
+                var done = (fast: false, naive: false)
+                fastLog.afterDelivery[id] = {
+                    guard !done.fast else { return }
+                    done.fast = true
+                    handles[added] = addedSpec.register(addedShape, added, fast, NaiveConsumer(), fastLog, EventLog(), counter)
+                }
+                naiveLog.afterDelivery[id] = {
+                    guard !done.naive else { return }
+                    done.naive = true
+                    _ = addedSpec.register(addedShape, added, StateConsumer(), naive, EventLog(), naiveLog, counter)
+                }
+                trace.append("  #\(id)'s callback adds #\(added) \(addedSpec.name) \(addedShape)")
+            }
         }
         func deliverBoth(_ notify: (TreeState) -> Void) {
             notify(state)

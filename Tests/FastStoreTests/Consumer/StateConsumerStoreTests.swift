@@ -121,3 +121,39 @@ private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoActi
         naiveSubscription.cancel()
     }
 }
+
+/// The consumer fed on the main queue: the store coalesces drains and hands
+/// over their merged changes, which keep the journaled path.
+@Suite struct StateConsumerMainQueueTests {
+    @MainActor
+    @Test func aConsumerConnectedOnMainSeesTheFinalStateThroughMergedChanges() async throws {
+        let initial = Versioned(TodoState(items: VersionedList((0..<100).map { Todo(title: "\($0)") })))
+        let store = Store(state: initial, reducer: todoReducer)
+        let consumer = StateConsumer<Versioned<TodoState>>()
+        let seen = MainLog()
+        consumer.add({ $0.items[7].done }) { (new: Bool) in seen.values.append(new) }
+        consumer.add({ $0.filter }) { (new: String) in seen.filters.append(new) }
+        let subscription = consumer.connect(to: store, on: .main)
+        #expect(seen.values == [false] && seen.filters == ["all"])
+        await Task.detached {
+            for _ in 0..<101 { store.dispatch(.toggle(7)) }
+            store.dispatch(.setFilter("done"))
+        }.value
+        for _ in 0..<400 where seen.filters.last != "done" {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(seen.filters == ["all", "done"])
+        #expect(seen.values.last == true, "101 toggles end on true")
+        // Coalesced or not, the merged changes chain from the last consumed
+        // state: only the first consume (the current state) ran everything.
+        #expect(consumer._statistics.fullConsumes == 1)
+        #expect(consumer._statistics.journaledConsumes >= 1)
+        subscription.cancel()
+    }
+}
+
+@MainActor
+private final class MainLog {
+    var values: [Bool] = []
+    var filters: [String] = []
+}
