@@ -31,6 +31,29 @@ let treeOneChange: TreeDictionary<Int, Int> = {
     return tree
 }()
 
+let dictionaryFixture = VersionedDictionary(uniqueKeysWithValues: (0 ..< n).lazy.map { ($0, $0) })
+
+let dictionaryOneChange: VersionedDictionary<Int, Int> = {
+    var dictionary = dictionaryFixture
+    dictionary[n / 2 + 17] = -1
+    return dictionary
+}()
+
+/// A row of an identified list.
+struct Row: Identifiable, Hashable, Sendable {
+    var id: Int
+    var value: Int
+}
+
+let rowCount = 100_000
+let rowsFixture = IdentifiedList((0 ..< rowCount).lazy.map { Row(id: $0, value: $0) })
+
+let rowsOneChange: IdentifiedList<Row> = {
+    var rows = rowsFixture
+    rows[id: rowCount / 2 + 17] = Row(id: rowCount / 2 + 17, value: -1)
+    return rows
+}()
+
 /// A list no other version shares, mutated in place by one benchmark.
 final class UniqueListBox: @unchecked Sendable {
     var list = VersionedList(0 ..< n)
@@ -156,6 +179,53 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(newer == older)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("Dictionary.update.shared.1M", configuration: quick) { benchmark in
+        let base = dictionaryFixture
+        var copy = base
+        var i = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            copy = base
+            copy[position(i)] = i
+            i += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(copy)
+    }
+
+    Benchmark("Dictionary.diff.one.1M", configuration: quick) { benchmark in
+        let older = dictionaryFixture, newer = dictionaryOneChange
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(newer.difference(from: older))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("Rows.updateByID.shared.100K", configuration: quick) { benchmark in
+        let base = rowsFixture
+        var copy = base
+        var i = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            copy = base
+            let id = position(i) % rowCount
+            copy[id: id] = Row(id: id, value: i)
+            i += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(copy)
+    }
+
+    Benchmark("Rows.diff.one.100K", configuration: quick) { benchmark in
+        let older = rowsFixture, newer = rowsOneChange
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(newer.difference(from: older))
         }
         benchmark.stopMeasurement()
     }

@@ -151,6 +151,15 @@ extension IdentifiedList {
     /// - Complexity: O(n log n).
     @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        let old = version
+        if try _removeAll(where: shouldBeRemoved) {
+            _journalContentWrite(nodeID, from: old, to: version)
+        }
+    }
+
+    /// `removeAll(where:)` without journaling; whether anything was removed.
+    @inlinable
+    internal mutating func _removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows -> Bool {
         var kept = ContiguousArray<Element>()
         var slots = ContiguousArray<_ListSlot>()
         try _list._root.forEachLeaf { leaf in
@@ -159,10 +168,9 @@ extension IdentifiedList {
                 slots.append(leaf.slot(i))
             }
         }
-        guard kept.count != _list._root.count else { return }
-        let old = version
+        guard kept.count != _list._root.count else { return false }
         _rebuild(kept, slots: slots)
-        _journalContentWrite(nodeID, from: old, to: version)
+        return true
     }
 
     /// Removes every element (keeping the identity). Journals a structural write.
@@ -177,24 +185,48 @@ extension IdentifiedList {
     /// - Complexity: O(n log n).
     @inlinable
     public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
-        guard _list._root.count > 1 else { return }
+        let old = version
+        if try _sort(by: areInIncreasingOrder) {
+            _journalContentWrite(nodeID, from: old, to: version)
+        }
+    }
+
+    /// `sort(by:)` without journaling; whether anything was rebuilt.
+    @inlinable
+    internal mutating func _sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> Bool {
+        guard _list._root.count > 1 else { return false }
         var elements = ContiguousArray<Element>()
         elements.reserveCapacity(_list._root.count)
         _list._root.forEachLeaf { leaf in
             for entry in leaf.elements { elements.append(entry.element) }
         }
         try elements.sort(by: areInIncreasingOrder)
-        let old = version
         _rebuild(elements, slots: nil)
-        _journalContentWrite(nodeID, from: old, to: version)
+        return true
     }
 
     /// The elements that satisfy `isIncluded`, as a version of this list.
     @inlinable
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> IdentifiedList {
         _recordWholeRead(nodeID)
+        // NB: not journaled: the result is a new value, not a write to this one.
         var copy = self
-        try copy.removeAll { try !isIncluded($0) }
+        _ = try copy._removeAll { try !isIncluded($0) }
+        return copy
+    }
+}
+
+extension IdentifiedList {
+    /// The list sorted with `areInIncreasingOrder`, as a version of this
+    /// list. Records a read of the whole list.
+    ///
+    /// - Complexity: O(n log n).
+    @inlinable
+    public func sorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> IdentifiedList {
+        _recordWholeRead(nodeID)
+        // NB: not journaled: the result is a new value, not a write to this one.
+        var copy = self
+        _ = try copy._sort(by: areInIncreasingOrder)
         return copy
     }
 }

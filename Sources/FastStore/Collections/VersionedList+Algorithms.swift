@@ -9,6 +9,17 @@ extension VersionedList {
     /// - Complexity: O(n); rebuilds the tree (no sharing with older versions).
     @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        if let (old, new) = try _removeAll(where: shouldBeRemoved) {
+            _journalContentWrite(_nodeID, from: old, to: new)
+        }
+    }
+
+    /// `removeAll(where:)` without journaling; returns the versions before
+    /// and after, or nil when nothing was removed.
+    @inlinable
+    internal mutating func _removeAll(
+        where shouldBeRemoved: (Element) throws -> Bool
+    ) rethrows -> (VersionStamp, VersionStamp)? {
         var elements = ContiguousArray<Element>()
         var slots = ContiguousArray<_ListSlot>()
         elements.reserveCapacity(_root.count)
@@ -19,12 +30,12 @@ extension VersionedList {
                 slots.append(leaf.slot(i))
             }
         }
-        guard elements.count != _root.count else { return }
+        guard elements.count != _root.count else { return nil }
         let old = _root.stamp
         let new = VersionStamp.next()
         _root = _ListNode.build(elements, slots: slots, stamp: new)
-        _journalContentWrite(_nodeID, from: old, to: new)
         _checkAfterWrite()
+        return (old, new)
     }
 
     /// The elements that satisfy `isIncluded`, as a version of this list
@@ -38,8 +49,10 @@ extension VersionedList {
     @inlinable
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> VersionedList {
         _recordWholeRead(_nodeID)
+        // NB: not journaled: the result is a new value, not a write to this
+        // one (storing it somewhere is that place's write).
         var copy = self
-        try copy.removeAll { try !isIncluded($0) }
+        _ = try copy._removeAll { try !isIncluded($0) }
         return copy
     }
 
@@ -50,14 +63,25 @@ extension VersionedList {
     /// - Complexity: O(n log n); rebuilds the tree.
     @inlinable
     public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
-        guard _root.count > 1 else { return }
+        if let (old, new) = try _sort(by: areInIncreasingOrder) {
+            _journalContentWrite(_nodeID, from: old, to: new)
+        }
+    }
+
+    /// `sort(by:)` without journaling; returns the versions before and
+    /// after, or nil when the list has fewer than two elements.
+    @inlinable
+    internal mutating func _sort(
+        by areInIncreasingOrder: (Element, Element) throws -> Bool
+    ) rethrows -> (VersionStamp, VersionStamp)? {
+        guard _root.count > 1 else { return nil }
         var elements = _root.flattened().elements
         try elements.sort(by: areInIncreasingOrder)
         let old = _root.stamp
         let new = VersionStamp.next()
         _root = _ListNode.build(elements, stamp: new)
-        _journalContentWrite(_nodeID, from: old, to: new)
         _checkAfterWrite()
+        return (old, new)
     }
 
     /// The list sorted with `areInIncreasingOrder`, as a version of this
@@ -68,7 +92,7 @@ extension VersionedList {
     public func sorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> VersionedList {
         _recordWholeRead(_nodeID)
         var copy = self
-        try copy.sort(by: areInIncreasingOrder)
+        _ = try copy._sort(by: areInIncreasingOrder)
         return copy
     }
 }

@@ -125,12 +125,20 @@ extension _ListNode {
     /// list. See the comment at the top of this file.
     @inlinable
     static func difference(from a: _ListNode, to b: _ListNode) -> VersionedListChanges {
+        var visited = 0
+        return difference(from: a, to: b, visited: &visited)
+    }
+
+    /// The diff, also counting in `visited` the subtrees the walk looked at
+    /// (skipped, opened or collected): what its cost follows.
+    @inlinable
+    static func difference(from a: _ListNode, to b: _ListNode, visited: inout Int) -> VersionedListChanges {
         // NB: the cursors hold nodes unretained; `a` and `b` keep them alive.
-        withExtendedLifetime((a, b)) { _difference(from: a, to: b) }
+        withExtendedLifetime((a, b)) { _difference(from: a, to: b, visited: &visited) }
     }
 
     @inlinable
-    static func _difference(from a: _ListNode, to b: _ListNode) -> VersionedListChanges {
+    static func _difference(from a: _ListNode, to b: _ListNode, visited: inout Int) -> VersionedListChanges {
         // NB: cursor stacks and the first 64 collected elements of each side
         // live in temporary (stack) storage: a diff of a few writes
         // allocates only its result arrays.
@@ -140,7 +148,7 @@ extension _ListNode {
             var bufferA = _DiffBuffer(inline: UnsafeMutableBufferPointer(start: base, count: inline))
             var bufferB = _DiffBuffer(inline: UnsafeMutableBufferPointer(start: base + inline, count: inline))
             return _ListCursor.withCursors(a, b) { ca, cb in
-                _difference(&ca, &cb, stampA: a.stamp, stampB: b.stamp, &bufferA, &bufferB)
+                _difference(&ca, &cb, stampA: a.stamp, stampB: b.stamp, &bufferA, &bufferB, visited: &visited)
             }
         }
     }
@@ -149,7 +157,7 @@ extension _ListNode {
     static func _difference(
         _ ca: inout _ListCursor<Element>, _ cb: inout _ListCursor<Element>,
         stampA: VersionStamp, stampB: VersionStamp,
-        _ bufferA: inout _DiffBuffer, _ bufferB: inout _DiffBuffer
+        _ bufferA: inout _DiffBuffer, _ bufferB: inout _DiffBuffer, visited: inout Int
     ) -> VersionedListChanges {
         var changes = VersionedListChanges()
         let olderIsA = stampA <= stampB
@@ -170,6 +178,7 @@ extension _ListNode {
         }
 
         while true {
+            visited &+= 1
             guard let x = ca.front else {
                 if cb.front == nil { break }
                 take(&cb, into: &bufferB)

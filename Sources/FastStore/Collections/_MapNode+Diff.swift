@@ -33,6 +33,18 @@ extension _MapNode {
         while bits != 0 {
             let bit = bits & (0 &- bits)
             bits &= bits &- 1
+            // NB: the common cases first, without copying anything out: the
+            // same child on both sides (shared subtree), or the same entry.
+            if a.nodeMap & b.nodeMap & bit != 0,
+               a.children[index(a.nodeMap, bit)] === b.children[index(b.nodeMap, bit)] {
+                continue
+            }
+            if a.dataMap & b.dataMap & bit != 0 {
+                let i = index(a.dataMap, bit), j = index(b.dataMap, bit)
+                if a.entries[i].written == b.entries[j].written && a.entries[i].key == b.entries[j].key {
+                    continue
+                }
+            }
             let ae = a.dataMap & bit != 0 ? a.entries[index(a.dataMap, bit)] : nil
             let be = b.dataMap & bit != 0 ? b.entries[index(b.dataMap, bit)] : nil
             let ac = a.nodeMap & bit != 0 ? a.children[index(a.nodeMap, bit)] : nil

@@ -172,6 +172,8 @@ struct IdentifiedListTests {
         #expect(list.version > before)
         #expect(list.ids == [3, 2])
         #expect(list.filter { $0.value > 25 }.ids == [3])
+        #expect(list.sorted { $0.value < $1.value }.ids == [2, 3])
+        #expect(list.contains(id: 3) && !list.contains(id: 1))
     }
 }
 

@@ -117,6 +117,23 @@ struct VersionedDictionaryTests {
         #expect(copy.isEmpty && copy.nodeID == dict.nodeID)
     }
 
+    @Test func filterAndMapValues() {
+        let dict = VersionedDictionary(uniqueKeysWithValues: (0 ..< 1000).map { ($0, $0) })
+        let even = dict.filter { $0.value % 2 == 0 }
+        #expect(even.count == 500)
+        #expect(even.nodeID == dict.nodeID)
+        #expect(Set(even.difference(from: dict).removed) == Set((0 ..< 1000).filter { $0 % 2 == 1 }))
+        #expect(dict.filter { _ in true }.version == dict.version, "nothing dropped, nothing written")
+        let strings = dict.mapValues(String.init)
+        #expect(strings[7] == "7")
+        #expect(strings.count == 1000)
+        #expect(strings.nodeID != dict.nodeID)
+        #if FASTSTORE_INTERNAL_CHECKS
+        even._invariantCheck()
+        strings._invariantCheck()
+        #endif
+    }
+
     @Test func tracking() {
         var dict: VersionedDictionary = [1: "a", 2: "b"]
         let recorder = _ReadRecorder()

@@ -99,3 +99,34 @@ struct VersionedListDiffTests {
         #expect(calls == ["delete [5]", "insert [0]", "reload [50]"])
     }
 }
+
+@Suite("VersionedList diff cost")
+struct VersionedListDiffCostTests {
+    /// The diff walks only what the versions do not share: its step count
+    /// stays near (changed paths × branch width), far below the leaf count.
+    @Test func diffVisitsOnlyUnsharedNodes() {
+        var rng = SeededGenerator.fromEnvironment(fallback: 0xC057)
+        let n = 300_000
+        let older = VersionedList(0 ..< n)
+        #expect(older._root.height == 3)
+        for writes in [1, 3, 10] {
+            var newer = older
+            for _ in 0 ..< writes {
+                let i = Int.random(in: 0 ..< newer.count, using: &rng)
+                switch Int.random(in: 0 ..< 3, using: &rng) {
+                case 0: newer[i] = -1
+                case 1: newer.insert(-1, at: i)
+                default: newer.remove(at: i)
+                }
+            }
+            var visited = 0
+            _ = _ListNode.difference(from: older._root, to: newer._root, visited: &visited)
+            // Each write touches one path: at most 3 branch levels of 32
+            // siblings plus a few leaves; the tree has ~4,700 leaves.
+            #expect(visited <= writes * 3 * 2 * 32 + 64, "seed \(rng.seed): \(visited) steps for \(writes) writes")
+            var reverse = 0
+            _ = _ListNode.difference(from: newer._root, to: older._root, visited: &reverse)
+            #expect(reverse <= writes * 3 * 2 * 32 + 64, "seed \(rng.seed): \(reverse) steps reversed")
+        }
+    }
+}

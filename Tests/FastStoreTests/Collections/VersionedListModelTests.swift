@@ -95,3 +95,40 @@ struct VersionedListModelTests {
         #expect(copy[5_000] == 7)
     }
 }
+
+@Suite("VersionedList across threads")
+struct VersionedListConcurrencyTests {
+    /// Older versions read, iterated and diffed on other threads while this
+    /// one keeps writing newer versions (run under `--sanitize=thread` too).
+    @Test func olderVersionsAreStableWhileWritten() async {
+        var list = VersionedList(0 ..< 20_000)
+        var snapshots: [(list: VersionedList<Int>, sum: Int, count: Int)] = []
+        var sum = list.reduce(0, &+)
+        for i in 0 ..< 16 {
+            sum += -i - list[i * 7]
+            list[i * 7] = -i
+            list.append(i)
+            sum += i
+            snapshots.append((list, sum, list.count))
+        }
+        let final = snapshots[snapshots.count - 1].list
+        await withTaskGroup(of: Bool.self) { group in
+            for snapshot in snapshots {
+                group.addTask {
+                    let changes = final.difference(from: snapshot.list)
+                    var rows = Array(snapshot.list)
+                    changes.apply(to: &rows, from: final)
+                    return snapshot.list.reduce(0, &+) == snapshot.sum
+                        && snapshot.list.count == snapshot.count
+                        && rows == Array(final)
+                }
+            }
+            for k in 0 ..< 3000 {
+                list[(k &* 7919) % list.count] = k
+                if k % 3 == 0 { list.insert(k, at: k % list.count) }
+            }
+            for await ok in group { #expect(ok) }
+        }
+        for snapshot in snapshots { #expect(snapshot.list.reduce(0, &+) == snapshot.sum) }
+    }
+}

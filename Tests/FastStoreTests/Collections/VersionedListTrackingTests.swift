@@ -82,3 +82,21 @@ struct VersionedListTrackingTests {
         #expect(journal.lastStamp[list.nodeID] == list.version)
     }
 }
+
+@Suite("Derived values are not writes")
+struct DerivedValueTrackingTests {
+    @Test func filterAndSortedJournalNothing() {
+        let list = VersionedList([3, 1, 2])
+        let dict: VersionedDictionary = [1: "a", 2: "b"]
+        let rows = IdentifiedList([Row(id: 1, value: 2), Row(id: 2, value: 1)])
+        let journal = _WriteJournal()
+        journal.record {
+            _ = list.filter { $0 > 1 }
+            _ = list.sorted()
+            _ = dict.filter { $0.key == 1 }
+            _ = rows.filter { $0.value > 1 }
+            _ = rows.sorted { $0.value < $1.value }
+        }
+        #expect(journal.writes.isEmpty)
+    }
+}
