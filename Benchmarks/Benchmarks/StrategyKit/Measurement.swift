@@ -41,8 +41,14 @@ public struct CellResult: Codable, Sendable {
     public var bytesPerDispatch: Double
     /// Live bytes of the freshly built state (store included).
     public var stateBytes: Int
-    /// Live bytes gained from attaching the consumers to the end of the run.
+    /// Bytes the consumers retain after the run: `runGrowthBytes` minus
+    /// `stateGrowthBytes`.
     public var consumerBytes: Int
+    /// Live bytes gained from attaching the consumers to the end of the run.
+    public var runGrowthBytes: Int
+    /// Live bytes gained by a second instance, built the same way without
+    /// consumers, over the same actions: what the state itself grew.
+    public var stateGrowthBytes: Int
     /// Consumer callbacks per dispatch, and a checksum of the values delivered.
     public var callbacksPerDispatch: Double
     /// Selector runs per dispatch (full-copy runs each selector twice).
@@ -70,6 +76,31 @@ public enum Driver {
     /// Measures `strategy` on `workload`. See docs/benchmarks/README.md for
     /// what each figure means.
     public static func measure(_ strategy: any BenchStrategy.Type, _ workload: Workload, meter: any MemoryMeter) -> CellResult {
+        // NB: two functions, so that the measured instance is released
+        // before the instance without consumers is built.
+        var (result, actionsUsed) = measureRun(strategy, workload, meter: meter)
+        result.stateGrowthBytes = stateGrowth(strategy, workload, actions: actionsUsed, meter: meter)
+        result.consumerBytes = result.runGrowthBytes - result.stateGrowthBytes
+        return result
+    }
+
+    /// Live-byte growth of `strategy` on `workload` without consumers, over
+    /// the first `actions` actions dispatched in the workload's bursts.
+    static func stateGrowth(_ strategy: any BenchStrategy.Type, _ workload: Workload, actions: Int, meter: any MemoryMeter) -> Int {
+        let subject = strategy.init(workload: workload)
+        let start = meter.liveBytes()
+        let burst = workload.profile.burstSize
+        var next = 0
+        while next + burst <= actions {
+            for _ in 0..<burst { subject.dispatch(workload.actions[next]); next += 1 }
+            subject.waitUntilIdle()
+        }
+        let end = meter.liveBytes()
+        withExtendedLifetime(subject) {}
+        return end - start
+    }
+
+    static func measureRun(_ strategy: any BenchStrategy.Type, _ workload: Workload, meter: any MemoryMeter) -> (CellResult, actionsUsed: Int) {
         let setupStart = monotonicNanoseconds()
         let before = meter.liveBytes()
         let subject = strategy.init(workload: workload)
@@ -128,6 +159,9 @@ public enum Driver {
             wallNs = now - start
             allocEnd = meter.allocationTotals()
         }
+        // Actions dispatched in all (warm-up included): in the threads
+        // pattern each thread has its own stripe, so count them.
+        let actionsUsed = workload.profile.pattern == .threads ? next + dispatched : next
         subject.waitUntilIdle()
         let end = subject.delivered
         let afterRun = meter.liveBytes()
@@ -137,7 +171,7 @@ public enum Driver {
         let p99 = samples.isEmpty ? 0 : samples[min(samples.count - 1, Int((Double(samples.count) * 0.99).rounded(.up)) - 1)]
         let alloc = allocEnd - allocStart
         let n = Double(max(dispatched, 1))
-        return CellResult(
+        let result = CellResult(
             profile: workload.profile.name, strategy: strategy.name,
             entities: workload.entities, consumers: workload.selections.count,
             pattern: workload.profile.pattern.rawValue,
@@ -147,11 +181,15 @@ public enum Driver {
             bytesPerDispatch: Double(alloc.bytes) / n,
             stateBytes: withState - before,
             consumerBytes: afterRun - withState,
+            runGrowthBytes: afterRun - withState,
+            stateGrowthBytes: 0,
             callbacksPerDispatch: Double(end.callbacks - warm.callbacks) / n,
             evaluationsPerDispatch: Double(subject.evaluations - warmEvaluations) / n,
             callbacks: end.callbacks - afterAttach.callbacks,
             checksum: end.checksum,
             setupSeconds: setupSeconds)
+        withExtendedLifetime(subject) {}
+        return (result, actionsUsed)
     }
 
     struct ThreadRun {
