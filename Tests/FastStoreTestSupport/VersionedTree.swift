@@ -34,9 +34,12 @@ public struct TreeMid: Hashable, Sendable {
     public var pair: TreePair
     /// A versioned list (per-element tracking); never shorter than 2.
     public var list: VersionedList<Int>
+    /// A versioned list of nodes (writes through an element are
+    /// pass-throughs of the list); never shorter than 2.
+    public var rows: VersionedList<Versioned<TreeLeaf>>
     public init(y: Int, inner: Versioned<TreeInner>, leaves: [Versioned<TreeLeaf>], pair: TreePair,
-                list: VersionedList<Int>) {
-        self.y = y; self.inner = inner; self.leaves = leaves; self.pair = pair; self.list = list
+                list: VersionedList<Int>, rows: VersionedList<Versioned<TreeLeaf>>) {
+        self.y = y; self.inner = inner; self.leaves = leaves; self.pair = pair; self.list = list; self.rows = rows
     }
 }
 
@@ -70,7 +73,8 @@ public enum TreeGen {
         TreeMid(y: int(&rng), inner: Versioned(inner(&rng)),
                 leaves: (0..<Int.random(in: 0...3, using: &rng)).map { _ in Versioned(leaf(&rng)) },
                 pair: TreePair(tag: int(&rng), node: Versioned(leaf(&rng))),
-                list: VersionedList((0..<Int.random(in: 2...5, using: &rng)).map { _ in int(&rng) }))
+                list: VersionedList((0..<Int.random(in: 2...5, using: &rng)).map { _ in int(&rng) }),
+                rows: VersionedList((0..<Int.random(in: 2...4, using: &rng)).map { _ in Versioned(leaf(&rng)) }))
     }
 
     public static func root<G: RandomNumberGenerator>(_ rng: inout G) -> TreeRoot {
@@ -92,7 +96,7 @@ public enum TreeGen {
             if first { body(&state.m1) } else { body(&state.m2) }
         }
         let m = first ? "m1" : "m2"
-        switch Int.random(in: 0..<34, using: &rng) {
+        switch Int.random(in: 0..<42, using: &rng) {
         case 0: state.count = v; return "count = \(v)"
         case 1: state.count += 0; return "count += 0"
         case 2: let n = Bool.random(using: &rng) ? nil : "n\(v)"; state.name = n; return "name = \(n ?? "nil")"
@@ -158,9 +162,66 @@ public enum TreeGen {
         case 30: mid(&state) { $0.list.insert(v, at: 0) }; return "\(m).list.insert(\(v), at: 0)"
         case 31: mid(&state) { if $0.list.count > 2 { _ = $0.list.removeLast() } }; return "\(m).list.removeLast()"
         case 32: mid(&state) { $0.list = VersionedList([v, v, v]) }; return "\(m).list = new [\(v), \(v), \(v)]"
+        case 33:
+            var description = ""
+            mid(&state) { node in
+                let i = Int.random(in: 0..<node.rows.count, using: &rng)
+                node.rows[i].a = v
+                description = "\(m).rows[\(i)].a = \(v)"
+            }
+            return description
+        case 34:
+            var description = ""
+            let l = leaf(&rng)
+            mid(&state) { node in
+                let i = Int.random(in: 0..<node.rows.count, using: &rng)
+                node.rows[i] = Versioned(l)
+                description = "\(m).rows[\(i)] = new \(l)"
+            }
+            return description
+        case 35:
+            var description = ""
+            mid(&state) { node in
+                let i = Int.random(in: 0..<node.rows.count, using: &rng)
+                writeThenRestore(&node.rows[i], v)
+                description = "writeThenRestore(&\(m).rows[\(i)]) inout"
+            }
+            return description
+        case 36:
+            var description = ""
+            mid(&state) { node in
+                let i = Int.random(in: 0..<node.rows.count, using: &rng)
+                bump(&node.rows[i])
+                description = "bump(&\(m).rows[\(i)]) inout"
+            }
+            return description
+        case 37: let l = leaf(&rng); mid(&state) { $0.rows.append(Versioned(l)) }; return "\(m).rows.append(\(l))"
+        case 38: mid(&state) { if $0.rows.count > 2 { _ = $0.rows.remove(at: 0) } }; return "\(m).rows.remove(at: 0)"
+        case 39:
+            var description = ""
+            let l = leaf(&rng)
+            mid(&state) { node in
+                let i = Int.random(in: 0..<node.rows.count, using: &rng)
+                replace(&node.rows[i], with: Versioned(l))
+                description = "replace(&\(m).rows[\(i)], with: new \(l)) inout"
+            }
+            return description
+        case 40: mid(&state) { $0.rows.swapAt(0, 1) }; return "\(m).rows.swapAt(0, 1)"
         default: mid(&state) { $0.inner.value.x = v }; return "\(m).inner.value.x = \(v)"
         }
     }
 
     static func bump(_ leaf: inout Versioned<TreeLeaf>) { leaf.a = (leaf.a + 1) % 4 }
+
+    /// One `inout` access that replaces the node with another one.
+    static func replace(_ leaf: inout Versioned<TreeLeaf>, with other: Versioned<TreeLeaf>) { leaf = other }
+
+    /// One `inout` access that writes through the node, then puts back the
+    /// copy it kept: the node comes back with its identity but an older
+    /// stamp, which the parent must not take for a pass-through.
+    static func writeThenRestore(_ leaf: inout Versioned<TreeLeaf>, _ v: Int) {
+        let saved = leaf
+        leaf.a = (leaf.a + 1 + v) % 4
+        leaf = saved
+    }
 }

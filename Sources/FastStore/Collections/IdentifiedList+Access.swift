@@ -144,6 +144,32 @@ extension IdentifiedList {
         return remove(at: position)
     }
 
+    /// Moves the element at `source` so that it ends at `destination` (a
+    /// position in the list after the move): a reorder, journaled as a
+    /// structural write. The diff reports a move as a removal (at the old
+    /// offset) and an insertion (at the new one), which a table view can
+    /// animate as such.
+    ///
+    /// - Precondition: both positions are in `0 ..< count` ("Index out of range").
+    /// - Complexity: O(log n) amortized.
+    @inlinable
+    public mutating func move(from source: Int, to destination: Int) {
+        let n = _list._root.count
+        _collectionPrecondition(source >= 0 && source < n && destination >= 0 && destination < n, "Index out of range")
+        guard source != destination else { return }
+        let old = version
+        let new = VersionStamp.next()
+        _ListNode.makeUnique(&_list._root, stamp: new)
+        var entry = _list._remove(at: source, stamp: new)
+        entry.label = _freeLabel(forInsertionAt: destination)
+        let stamp = VersionStamp.next()
+        _ListNode.makeUnique(&_list._root, stamp: stamp)
+        _list._insert(entry, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
+        _labels._setValue(entry.label, forKey: entry.element.id)
+        _journalContentWrite(nodeID, from: old, to: version)
+        _list._checkAfterWrite()
+    }
+
     /// Removes the elements that satisfy `shouldBeRemoved`, keeping the
     /// others' identities. Journals a structural write when anything was
     /// removed.

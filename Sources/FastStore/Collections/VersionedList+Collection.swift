@@ -56,15 +56,27 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) rethrows {
         _recordWholeRead(_nodeID)
-        let walk = _LeafWalk(root: _root)
-        var leaf: Unmanaged<_ListNode<Element>>? = walk.first
-        while let current = leaf {
+        if _root.height == 0 {
+            try _root.elements.withUnsafeBufferPointer { elements in
+                for element in elements { try body(element) }
+            }
+            return
+        }
+        // NB: walks the branches just above the leaves and loops over their
+        // leaves inline, so moving to the next leaf is a step in a buffer.
+        let walk = _LeafWalk(root: _root, height: 1)
+        var branch: Unmanaged<_ListNode<Element>>? = walk.first
+        while let current = branch {
             try current._withUnsafeGuaranteedRef { node in
-                try node.elements.withUnsafeBufferPointer { elements in
-                    for element in elements { try body(element) }
+                try node.children.withUnsafeBufferPointer { leaves in
+                    for leaf in leaves {
+                        try leaf.elements.withUnsafeBufferPointer { elements in
+                            for element in elements { try body(element) }
+                        }
+                    }
                 }
             }
-            leaf = walk.nextLeaf()
+            branch = walk.nextLeaf()
         }
     }
 
@@ -95,37 +107,67 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
 
     /// An iterator over a list's elements, leaf by leaf.
     public struct Iterator: IteratorProtocol {
+        @usableFromInline typealias Ref = Unmanaged<_ListNode<Element>>
+
         /// The current leaf's first element.
         ///
         /// NB: read without a bounds check or any retain per element or per
-        /// leaf. The buffer stays valid: the walk holds the root, so every
+        /// leaf. The buffers stay valid: the walk holds the root, so every
         /// node of this version stays alive and, being shared, is never
         /// written in place.
         @usableFromInline var _base: UnsafePointer<Element>?
         @usableFromInline var _index: Int
         @usableFromInline var _end: Int
-        /// Finds the following leaves.
+        /// The leaves of the current branch just above the leaves (nil when
+        /// the root is a leaf), read as unretained references.
+        @usableFromInline var _leaves: UnsafePointer<Ref>?
+        @usableFromInline var _leafIndex: Int
+        @usableFromInline var _leafCount: Int
+        /// Finds the following branches just above the leaves (and holds the
+        /// root).
         ///
-        /// NB: a class, so that moving to the next leaf does not take the
-        /// iterator `inout`: the per-element state can then stay in
-        /// registers in the caller's loop.
+        /// NB: a class, so that moving on does not take the iterator
+        /// `inout`: the per-element state can then stay in registers in the
+        /// caller's loop.
         @usableFromInline let _walk: _LeafWalk<Element>
 
         @inlinable
         init(root: _ListNode<Element>) {
-            _walk = _LeafWalk(root: root)
+            _walk = _LeafWalk(root: root, height: Swift.min(1, root.height))
             _base = nil
             _index = 0
             _end = 0
-            _enter(_walk.first)
+            _leaves = nil
+            _leafIndex = 0
+            _leafCount = 0
+            if root.height == 0 {
+                _enter(_walk.first)
+            } else {
+                _enterBranch(_walk.first)
+            }
         }
 
+        /// Makes `leaf` the current leaf, positioned at its start.
         @inlinable @inline(__always)
-        mutating func _enter(_ leaf: Unmanaged<_ListNode<Element>>) {
+        mutating func _enter(_ leaf: Ref) {
             (_base, _end) = leaf._withUnsafeGuaranteedRef { node in
                 node.elements.withUnsafeBufferPointer { (UnsafePointer($0.baseAddress), $0.count) }
             }
             _index = 0
+        }
+
+        /// Makes `branch` (of height 1) the current branch and its first
+        /// leaf the current leaf.
+        @inlinable @inline(__always)
+        mutating func _enterBranch(_ branch: Ref) {
+            (_leaves, _leafCount) = branch._withUnsafeGuaranteedRef { node in
+                node.children.withUnsafeBufferPointer { children in
+                    (UnsafeRawPointer(children.baseAddress).map { $0.assumingMemoryBound(to: Ref.self) },
+                     children.count)
+                }
+            }
+            _leafIndex = 0
+            _enter(_leaves.unsafelyUnwrapped[0])
         }
 
         @inlinable @inline(__always)
@@ -135,10 +177,26 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
                 _index &+= 1
                 return element
             }
-            guard let leaf = _walk.nextLeaf() else { return nil }
-            _enter(leaf)
+            guard _advanceLeaf() else { return nil }
             _index = 1
             return _base.unsafelyUnwrapped[0]
+        }
+
+        /// Moves to the next leaf; false at the end.
+        @inlinable @inline(__always)
+        mutating func _advanceLeaf() -> Bool {
+            guard let leaves = _leaves else { return false }
+            _leafIndex &+= 1
+            if _leafIndex < _leafCount {
+                _enter(leaves[_leafIndex])
+                return true
+            }
+            guard let branch = _walk.nextLeaf() else {
+                _leaves = nil
+                return false
+            }
+            _enterBranch(branch)
+            return true
         }
 
         /// Skips `n` elements.
@@ -153,17 +211,15 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
                 }
                 n -= available
                 _index = _end
-                if n > 0 {
-                    guard let leaf = _walk.nextLeaf() else { return }
-                    _enter(leaf)
-                }
+                if n > 0, !_advanceLeaf() { return }
             }
         }
     }
 }
 
-/// The leaf-to-leaf walk of a list iterator. Holds the root; every other
-/// node it reaches is held unretained (alive through the root).
+/// The leaf-to-leaf walk of a list iterator (or, from a given height, the
+/// walk over the nodes of that height). Holds the root; every other node it
+/// reaches is held unretained (alive through the root).
 @usableFromInline
 internal final class _LeafWalk<Element> {
     @usableFromInline typealias Ref = Unmanaged<_ListNode<Element>>
@@ -174,22 +230,28 @@ internal final class _LeafWalk<Element> {
     /// The first leaf.
     @usableFromInline let first: Ref
 
+    /// The height of the nodes walked (0: leaves).
+    @usableFromInline let height: Int
+
     @inlinable
-    init(root: _ListNode<Element>) {
+    init(root: _ListNode<Element>, height: Int = 0) {
+        precondition(height <= root.height)
         self.root = root
+        self.height = height
         path = []
         path.reserveCapacity(root.height)
         var node = Ref.passUnretained(root)
-        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+        while node._withUnsafeGuaranteedRef({ $0.height }) > height {
             path.append((node, 0))
             node = node._withUnsafeGuaranteedRef { Ref.passUnretained($0.children[0]) }
         }
         first = node
     }
 
-    /// The next leaf, or nil at the end.
+    /// The next leaf (node of the walked height), or nil at the end.
     @inlinable @inline(never)
     func nextLeaf() -> Ref? {
+        let height = self.height
         var top = path.count - 1
         while top >= 0 {
             let next = path[top].child + 1
@@ -198,7 +260,7 @@ internal final class _LeafWalk<Element> {
             }
             if var node = child {
                 path[top].child = next
-                while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+                while node._withUnsafeGuaranteedRef({ $0.height }) > height {
                     path.append((node, 0))
                     node = node._withUnsafeGuaranteedRef { Ref.passUnretained($0.children[0]) }
                 }

@@ -53,3 +53,9 @@ extension ConsumerHandle {
     /// How many times this consumer's selector ran (test hook).
     public var _evaluationCount: Int { evaluationCount }
 }
+
+@_spi(Testing)
+extension StateConsumer {
+    /// Whether the consumer holds a state of its own (test hook).
+    public var _instantStateIsKept: Bool { _lock.withLock { _instantState != nil } }
+}

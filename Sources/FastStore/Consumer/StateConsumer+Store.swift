@@ -9,7 +9,9 @@ extension StateConsumer {
     /// the drain wrote are evaluated.
     ///
     /// The store holds the consumer weakly: a consumer that is deallocated
-    /// stops consuming. The first consume (of the current state) runs on
+    /// stops consuming. With ``consumeInstantly`` on, a consumer added later
+    /// is called at once with the store's current state (the consumer then
+    /// keeps no state of its own). The first consume (of the current state) runs on
     /// the calling thread.
     ///
     /// - Parameters:
@@ -34,6 +36,10 @@ extension StateConsumer {
         // turn: a drain that publishes meanwhile is delivered after it, never
         // before, so the consumer does not step back to an older state.
         _consumeLatest { store.state }
+        _lock.withLock {
+            _instantSource = { [weak store] in store?.state }
+            _instantState = nil
+        }
         return subscription
     }
 }

@@ -58,8 +58,12 @@ public final class StateConsumer<State>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline internal var _unconditional: Set<Int> = []
     /// Root of the last consumed state (versioned state only).
     @exclusivity(unchecked) @usableFromInline internal var _lastRoot: _RootVersion?
-    /// The last consumed state, kept only while ``consumeInstantly`` is on.
+    /// The last consumed state, kept only while ``consumeInstantly`` is on
+    /// and no store is connected.
     @exclusivity(unchecked) @usableFromInline internal var _instantState: State?
+    /// The connected store's current state (see `connect(to:on:)`), read
+    /// instead of keeping the last state when ``consumeInstantly`` is on.
+    @exclusivity(unchecked) @usableFromInline internal var _instantSource: (() -> State?)?
     @exclusivity(unchecked) @usableFromInline internal var _consumeInstantly = false
 
     @exclusivity(unchecked) @usableFromInline internal var _isConsuming = false
@@ -81,12 +85,14 @@ public final class StateConsumer<State>: @unchecked Sendable {
     /// consumed state (as `old: nil`), as in ReSwiftConsumer. Default
     /// `false`.
     ///
-    /// NB: to do that the consumer keeps the last consumed state while this
-    /// is on. A kept state shares its copy-on-write storage with the
-    /// store's, so the reducer's next write to a shared node or buffer
-    /// copies it. With it off (the default) nothing of the state is kept,
-    /// and a consumer added between consumes is first called at the next
-    /// consume.
+    /// Connected to a store (`connect(to:on:)`), the new consumer is called
+    /// with the store's current state. Otherwise the consumer keeps the last
+    /// consumed state while this is on. NB: a kept state shares its
+    /// copy-on-write storage with the store's, so the reducer's next write
+    /// to a shared node or buffer copies it. With it off (the default)
+    /// nothing of the state is kept, and a consumer added between consumes
+    /// is first called at the next consume. A consumer added during a
+    /// consume is first called at the next one either way.
     public var consumeInstantly: Bool {
         get { _lock.withLock { _consumeInstantly } }
         set {
@@ -111,13 +117,20 @@ public final class StateConsumer<State>: @unchecked Sendable {
         _ordered.append(handle)
         _byID[handle.id] = handle
         _unconditional.insert(handle.id)
-        let instant = _consumeInstantly && !_isConsuming ? _instantState : nil
-        if instant != nil { _isConsuming = true }
-        _lock.unlock()
-        if let instant {
-            _evaluateAndDeliver(handle, instant)
-            _finishConsuming()
+        guard _consumeInstantly, !_isConsuming, _instantSource != nil || _instantState != nil else {
+            _lock.unlock()
+            return handle
         }
+        _isConsuming = true
+        let source = _instantSource
+        let kept = _instantState
+        _lock.unlock()
+        // NB: the source is read holding the consuming turn, not the lock:
+        // reading a store's state takes the store's lock.
+        if let state = source?() ?? kept {
+            _evaluateAndDeliver(handle, state)
+        }
+        _finishConsuming()
         return handle
     }
 
@@ -240,7 +253,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
     @inlinable
     internal func _consumeOne(_ state: State, _ changes: _DrainChanges?) {
         _lock.lock()
-        _instantState = _consumeInstantly ? state : nil
+        _instantState = _consumeInstantly && _instantSource == nil ? state : nil
         _plan.removeAll(keepingCapacity: true)
         if let _rootReader {
             let newRoot = _rootReader(state)

@@ -251,7 +251,7 @@ public final class Store<State, Action>: @unchecked Sendable {
             first = nil
             _owned.pointee.batch.removeAll(keepingCapacity: true)
             let changes = oldRoot.map { old in
-                _DrainChanges(writes: _journal.writes, oldRoot: old, newRoot: _rootVersion!(_owned.pointee.working))
+                _DrainChanges(journal: _journal, oldRoot: old, newRoot: _rootVersion!(_owned.pointee.working))
             }
 
             // Publish it, notify, then take the next batch or finish.

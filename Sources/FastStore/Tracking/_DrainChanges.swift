@@ -62,31 +62,6 @@ internal final class _DrainChanges: @unchecked Sendable {
         }
     }
 
-    /// The changes of a drain given as the writes its journal recorded
-    /// (`journal.writes`), the state's root being at `oldRoot` before the
-    /// drain and at `newRoot` after.
-    ///
-    /// The writes alone cannot prove that they account for the whole step
-    /// from `oldRoot` to `newRoot` (a reducer may assign a kept copy of the
-    /// root); this looks up the journal that recorded them last on this
-    /// thread (``_WriteJournal/_recordedChain(of:root:from:to:)``) to check.
-    /// Writes it cannot match to that journal count as unchained unless the
-    /// roots are equal: consumers then evaluate every selector.
-    ///
-    /// - Complexity: O(1).
-    @inlinable
-    init(writes: [(node: NodeID, kind: _WriteKind)], oldRoot: _RootVersion?, newRoot: _RootVersion?) {
-        self.writes = writes
-        self.oldRoot = oldRoot
-        self.newRoot = newRoot
-        if let oldRoot, let newRoot, oldRoot.node == newRoot.node {
-            self.isChained = oldRoot.version == newRoot.version
-                || _WriteJournal._recordedChain(of: writes, root: newRoot.node, from: oldRoot.version, to: newRoot.version)
-        } else {
-            self.isChained = false
-        }
-    }
-
     @inlinable
     init(writes: [(node: NodeID, kind: _WriteKind)], oldRoot: _RootVersion?, newRoot: _RootVersion?, isChained: Bool) {
         self.writes = writes

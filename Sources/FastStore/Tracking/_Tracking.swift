@@ -158,19 +158,11 @@ internal final class _WriteJournal {
 
     @inlinable init() {}
 
-    /// The journal whose `record` finished last on this thread, kept so
-    /// that ``_DrainChanges/init(writes:oldRoot:newRoot:)`` can check the
-    /// root's chain from the writes alone.
-    @usableFromInline static let _lastRecorded = _RetainedThreadLocal<_WriteJournal>()
-
     @inlinable
     func record<R>(_ body: () throws -> R) rethrows -> R {
         let outer = Self._current.value
         Self._current.value = self
-        defer {
-            Self._current.value = outer
-            Self._lastRecorded.value = self
-        }
+        defer { Self._current.value = outer }
         return try body()
     }
 
@@ -178,27 +170,6 @@ internal final class _WriteJournal {
     func reset() {
         writes.removeAll(keepingCapacity: true)
         stamps.removeAll(keepingCapacity: true)
-    }
-
-    /// Whether `writes` are the writes of the journal that finished
-    /// recording last on this thread, and that journal proves the root's
-    /// chain from `old` to `new` (see ``chains(_:from:to:)``). `false` when
-    /// the writes cannot be matched to it.
-    ///
-    /// NB: the match is by array storage: `journal.writes` hands out the
-    /// journal's own buffer, and the journal does not write to it again
-    /// before its next `reset()`.
-    @inlinable
-    static func _recordedChain(
-        of writes: [(node: NodeID, kind: _WriteKind)], root: NodeID, from old: VersionStamp, to new: VersionStamp
-    ) -> Bool {
-        guard let journal = _lastRecorded.value, journal.writes.count == writes.count, !writes.isEmpty else {
-            return false
-        }
-        let same = journal.writes.withUnsafeBufferPointer { mine in
-            writes.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
-        }
-        return same && journal.chains(root, from: old, to: new)
     }
 
     /// The latest stamp journaled for each node: `journal.lastStamp[node]`.
@@ -272,40 +243,5 @@ internal final class _WriteJournal {
         if old == new { return true }
         guard let known = stamps[root] else { return false }
         return known.first == old && known.last == new
-    }
-}
-
-/// A thread-local slot that retains its value (released when replaced or
-/// when the thread exits).
-@usableFromInline
-internal final class _RetainedThreadLocal<Value: AnyObject>: @unchecked Sendable {
-    @usableFromInline let _key: pthread_key_t
-
-    @usableFromInline
-    internal init() {
-        var key = pthread_key_t()
-        let rc = pthread_key_create(&key) { raw in
-            #if canImport(Darwin)
-            Unmanaged<AnyObject>.fromOpaque(raw).release()
-            #else
-            if let raw { Unmanaged<AnyObject>.fromOpaque(raw).release() }
-            #endif
-        }
-        precondition(rc == 0, "FastStore: pthread_key_create failed (\(rc))")
-        _key = key
-    }
-
-    @inlinable
-    internal var value: Value? {
-        get {
-            guard let raw = pthread_getspecific(_key) else { return nil }
-            return Unmanaged<Value>.fromOpaque(raw).takeUnretainedValue()
-        }
-        set {
-            let old = pthread_getspecific(_key)
-            if let old, let newValue, old == Unmanaged.passUnretained(newValue).toOpaque() { return }
-            pthread_setspecific(_key, newValue.map { Unmanaged.passRetained($0).toOpaque() })
-            if let old { Unmanaged<Value>.fromOpaque(old).release() }
-        }
     }
 }

@@ -89,6 +89,14 @@ struct IdentifiedListTests {
                 model.sort { $0.value < $1.value || ($0.value == $1.value && $0.id < $1.id) }
             case 88 ..< 92:
                 (list, model) = versions[Int.random(in: 0 ..< versions.count, using: &rng)]
+            case 92 ..< 96 where n > 1:
+                let from = Int.random(in: 0 ..< n, using: &rng), to = Int.random(in: 0 ..< n, using: &rng)
+                list.move(from: from, to: to)
+                if from != to {
+                    let row = model.values[from]
+                    model.remove(at: from)
+                    model.insert(row, at: to)
+                }
             default:
                 #expect(list.remove(id: -1) == nil)
                 #expect(list[id: -1] == nil)
@@ -123,6 +131,29 @@ struct IdentifiedListTests {
         let changes = list.difference(from: older)
         #expect(changes.offsets.inserted == Array(5_000 ..< 7_000))
         #expect(changes.removed.isEmpty && changes.updated.isEmpty, "relabeling is not an update")
+    }
+
+    @Test func moveIsARemovalAndAnInsertion() {
+        var list = IdentifiedList((0 ..< 500).map { Row(id: $0, value: $0) })
+        let older = list
+        let journal = _WriteJournal()
+        journal.record { list.move(from: 10, to: 400) }
+        #expect(journal.writes.map(\.kind) == [.content])
+        #expect(list.index(id: 10) == 400)
+        #expect(list.index(id: 11) == 10)
+        #expect(list.ids == Array(0 ..< 10) + Array(11 ... 400) + [10] + Array(401 ..< 500))
+        list.move(from: 499, to: 0)
+        #expect(list.ids.first == 499)
+        #if FASTSTORE_INTERNAL_CHECKS
+        list._invariantCheck()
+        #endif
+        let changes = list.difference(from: older)
+        var rows = Array(older)
+        changes.offsets.apply(to: &rows, from: list)
+        #expect(rows == Array(list))
+        #expect(Set(changes.removed) == [10, 499])
+        #expect(Set(changes.inserted) == [10, 499])
+        #expect(changes.updated.isEmpty)
     }
 
     @Test func unrelatedListsDiffByID() {

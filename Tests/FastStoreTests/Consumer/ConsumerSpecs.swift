@@ -154,4 +154,8 @@ var treeSelectors: [SelectorSpec] { [
     .plain("m2.list[0] + m2.list[1]") { $0.m2.list[0] + $0.m2.list[1] },
     .plain("m1.list") { $0.m1.list },                        // a whole list
     .plain("m2.list.count") { $0.m2.list.count },
+    .plain("m1.rows[1].a") { $0.m1.rows[1].a },              // through a list of nodes into one
+    .plain("m2.rows[0]") { $0.m2.rows[0] },                  // a node element as the selection
+    .plain("m1.rows.count") { $0.m1.rows.count },
+    .plain("sum m2.rows.a") { $0.m2.rows.reduce(0) { $0 + $1.a } },
 ] }

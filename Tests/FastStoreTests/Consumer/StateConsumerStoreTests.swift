@@ -157,3 +157,20 @@ private final class MainLog {
     var values: [Bool] = []
     var filters: [String] = []
 }
+
+@Suite struct StateConsumerInstantStoreTests {
+    @Test func consumeInstantlyWithAConnectedStoreReadsTheStoresState() {
+        let store = Store(state: Versioned(TodoState(items: VersionedList([Todo(title: "a")]))), reducer: todoReducer)
+        let consumer = StateConsumer<Versioned<TodoState>>()
+        consumer.consumeInstantly = true
+        let subscription = consumer.connect(to: store)
+        store.dispatch(.setFilter("done"))
+        var log: [String] = []
+        consumer.add({ $0.filter }) { (old: String?, new: String) in log.append("\(old ?? "nil")->\(new)") }
+        #expect(log == ["nil->done"])
+        #expect(consumer._instantStateIsKept == false)
+        store.dispatch(.setFilter("all"))
+        #expect(log == ["nil->done", "done->all"])
+        subscription.cancel()
+    }
+}

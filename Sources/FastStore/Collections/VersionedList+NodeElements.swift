@@ -1,0 +1,63 @@
+// Element access for lists whose elements are themselves versioned nodes
+// (`VersionedList<Versioned<Row>>`, a tree's `children`). Swift picks this
+// more constrained overload statically for such lists.
+
+extension VersionedList where Element: VersionedValue {
+    /// The element at `position`, a versioned node.
+    ///
+    /// Reading records a read of that element. Mutating through the element
+    /// (`list[i].title = "x"`) journals the element node's own writes and, when
+    /// the element comes back as the same node changed only by journaled
+    /// writes, a pass-through write of the list: only readers of the whole
+    /// list are affected, not every reader that went through element `i` to
+    /// somewhere else in it (those depend on the element node itself). An
+    /// element replaced by another node journals a write of element `i`.
+    ///
+    /// - Precondition: `position` is in `0 ..< count` ("Index out of range").
+    /// - Complexity: O(log n) to read; a write copies O(log n) list nodes
+    ///   when another version shares them, and the element node pays for its
+    ///   own copy.
+    @inlinable
+    public subscript(position: Int) -> Element {
+        get {
+            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
+            _recordElementRead(_nodeID) { AnyHashable(position) }
+            return _root.element(at: position)
+        }
+        _modify {
+            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
+            let (old, new) = _beginWrite()
+            let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
+            leaf.slots[offset].written = new.rawValue
+            // NB: only the element's identity and stamp are kept across the
+            // yield, never a copy of it: a copy would share the element's
+            // storage and force it to copy on write.
+            let beforeID = leaf.elements[offset].nodeID
+            let beforeVersion = leaf.elements[offset].version
+            let journaled = _WriteJournal.expect(beforeID, at: beforeVersion)
+            defer {
+                let afterID = leaf.elements[offset].nodeID
+                let afterVersion = leaf.elements[offset].version
+                if journaled {
+                    let untouched = afterID == beforeID && afterVersion == beforeVersion
+                    if untouched || _WriteJournal.isPassThrough(afterID, before: beforeID, at: afterVersion) {
+                        _WriteJournal.write(_nodeID, from: old, to: new, .passThrough)
+                    } else {
+                        _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(position) }
+                    }
+                }
+                _checkAfterWrite()
+            }
+            yield &leaf.elements[offset]
+        }
+        set {
+            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
+            let (old, new) = _beginWrite()
+            let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
+            leaf.slots[offset].written = new.rawValue
+            leaf.elements[offset] = newValue
+            _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(position) }
+            _checkAfterWrite()
+        }
+    }
+}
