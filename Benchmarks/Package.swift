@@ -12,6 +12,46 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
+        // The strategy comparison (issue 5): workload profiles, the four
+        // consumer strategies and the measuring driver. Pure Swift, no
+        // jemalloc, so package-benchmark targets may use it too.
+        .target(
+            name: "StrategyKit",
+            dependencies: [
+                .product(name: "FastStore", package: "FastStore"),
+            ],
+            path: "Benchmarks/StrategyKit"
+        ),
+        // `fsbench`, the main job's runner: links jemalloc (which replaces
+        // malloc for the whole process) and reads its counters with mallctl.
+        // It does not link package-benchmark, whose MallocInterposer would
+        // also interpose malloc.
+        .executableTarget(
+            name: "fsbench",
+            dependencies: [
+                "StrategyKit",
+                .product(name: "CJemalloc", package: "FastStore"),
+            ],
+            path: "Benchmarks/Runner"
+        ),
+        // Validation, workload and agreement tests of StrategyKit
+        // (`swift test --filter StrategyKitTests` from Benchmarks/).
+        .testTarget(
+            name: "StrategyKitTests",
+            dependencies: ["StrategyKit"],
+            path: "Tests/StrategyKitTests"
+        ),
+        // The same comparison under package-benchmark (its malloc counts and
+        // wall clock; no jemalloc), one benchmark per profile and strategy.
+        .executableTarget(
+            name: "StrategyBenchmarks",
+            dependencies: [
+                "StrategyKit",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/StrategyBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [

@@ -1,0 +1,101 @@
+import Foundation
+import StrategyKit
+
+/// The CI check: does the subject strategy (faststore) keep its lead?
+///
+/// Thresholds file (JSON):
+/// ```
+/// { "subject": "faststore", "reference": "full-copy",
+///   "checks": [ { "profile": "todo", "entities": 1000,
+///                 "maxAllocationsPerDispatch": 8, "maxMedianRatio": 0.5 } ] }
+/// ```
+/// `maxAllocationsPerDispatch` bounds the subject's jemalloc allocation
+/// count per dispatch (deterministic for single-threaded profiles);
+/// `maxMedianRatio` bounds subject median / reference median, both measured
+/// in the same run (so a slow or noisy machine slows both).
+struct Thresholds: Codable {
+    struct Check: Codable {
+        var profile: String
+        var entities: Int?
+        var maxAllocationsPerDispatch: Double?
+        var maxMedianRatio: Double?
+        /// Bounds the subject's selector runs per dispatch: consumers whose
+        /// selection did not change must be skipped.
+        var maxEvaluationsPerDispatch: Double?
+        var maxConsumerBytes: Int?
+        /// Scaling: the subject's median at `entities` over its median at
+        /// `growthFrom` (a smaller size of the same profile, same run).
+        var growthFrom: Int?
+        var maxMedianGrowth: Double?
+        /// Scaling: the subject's consumer bytes at `entities` may exceed
+        /// those at `growthFrom` by at most this many bytes.
+        var maxConsumerBytesGrowth: Int?
+        /// Why the limits are what they are (measured values, known gaps).
+        var note: String?
+    }
+    var subject: String
+    var reference: String
+    var checks: [Check]
+}
+
+enum CIChecker {
+    /// Prints one line per check and returns whether all passed.
+    static func run(_ thresholds: Thresholds, results: [CellResult], profiles: [ProfileSpec], quick: Bool) -> Bool {
+        var passed = true
+        func report(_ ok: Bool, _ text: String) {
+            print("\(ok ? "PASS" : "FAIL")  \(text)")
+            if !ok { passed = false }
+        }
+        print("\nCI check: \(thresholds.subject) against \(thresholds.reference)")
+        for check in thresholds.checks {
+            guard let profile = profiles.first(where: { $0.name == check.profile }) else {
+                report(false, "\(check.profile): profile not in this run")
+                continue
+            }
+            let size = check.entities ?? (quick ? profile.quickEntities : profile.entities)
+            let name = "\(check.profile).N\(size)"
+            guard let subject = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == thresholds.subject }) else {
+                report(false, "\(name): no result for '\(thresholds.subject)' (strategy not in this build or size not run)")
+                continue
+            }
+            if let limit = check.maxAllocationsPerDispatch {
+                report(subject.allocationsPerDispatch <= limit,
+                       "\(name).allocations: \(String(format: "%.2f", subject.allocationsPerDispatch)) per dispatch (limit \(limit))")
+            }
+            if let limit = check.maxEvaluationsPerDispatch {
+                report(subject.evaluationsPerDispatch <= limit,
+                       "\(name).selectorRuns: \(String(format: "%.2f", subject.evaluationsPerDispatch)) per dispatch (limit \(limit); callbacks \(String(format: "%.2f", subject.callbacksPerDispatch)))")
+            }
+            if let limit = check.maxConsumerBytes {
+                report(subject.consumerBytes <= limit,
+                       "\(name).consumerBytes: \(subject.consumerBytes) (limit \(limit))")
+            }
+            if let from = check.growthFrom {
+                guard let small = results.first(where: { $0.profile == check.profile && $0.entities == from && $0.strategy == thresholds.subject }) else {
+                    report(false, "\(name): no result for '\(thresholds.subject)' at \(from) entities")
+                    continue
+                }
+                if let limit = check.maxMedianGrowth {
+                    let growth = subject.medianNs / max(small.medianNs, 1)
+                    report(growth <= limit,
+                           "\(name).medianGrowthFromN\(from): \(Format.duration(subject.medianNs)) / \(Format.duration(small.medianNs)) = \(String(format: "%.2f", growth)) (limit \(limit))")
+                }
+                if let limit = check.maxConsumerBytesGrowth {
+                    let growth = subject.consumerBytes - small.consumerBytes
+                    report(growth <= limit,
+                           "\(name).consumerBytesGrowthFromN\(from): \(growth) bytes (limit \(limit))")
+                }
+            }
+            if let limit = check.maxMedianRatio {
+                guard let reference = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == thresholds.reference }) else {
+                    report(false, "\(name): no result for reference '\(thresholds.reference)'")
+                    continue
+                }
+                let ratio = subject.medianNs / max(reference.medianNs, 1)
+                report(ratio <= limit,
+                       "\(name).medianRatio: \(Format.duration(subject.medianNs)) / \(Format.duration(reference.medianNs)) = \(String(format: "%.3f", ratio)) (limit \(limit))")
+            }
+        }
+        return passed
+    }
+}

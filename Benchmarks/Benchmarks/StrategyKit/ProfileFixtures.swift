@@ -1,0 +1,44 @@
+import Foundation
+
+/// Profiles the validation must reject, with the field it must name.
+public enum ProfileFixtures {
+    public struct Fixture: Sendable {
+        public var name: String
+        public var json: String
+        public var field: String
+        public var mentions: String
+    }
+
+    public static let valid = """
+    {"name": "tiny", "description": "d", "state": {"entities": 10, "titleLength": 4},
+     "consumers": [{"select": "entity", "count": 2}],
+     "actions": [{"kind": "updateEntities", "field": "done", "entities": 1, "weight": 1}],
+     "dispatch": {"pattern": "single"}}
+    """
+
+    static func replacing(_ old: String, _ new: String) -> String {
+        precondition(valid.contains(old), "fixture text '\(old)' not in the valid profile")
+        return valid.replacingOccurrences(of: old, with: new)
+    }
+
+    public static let malformed: [Fixture] = [
+        Fixture(name: "syntax", json: "{\"name\": ", field: "", mentions: "valid JSON"),
+        Fixture(name: "not-object", json: "[1, 2]", field: "", mentions: "a JSON object"),
+        Fixture(name: "missing-state", json: """
+            {"name": "x", "description": "d", "consumers": [], "actions": [], "dispatch": {"pattern": "single"}}
+            """, field: "state", mentions: "required"),
+        Fixture(name: "entities-string", json: replacing("\"entities\": 10,", "\"entities\": \"ten\","), field: "state.entities", mentions: "an integer"),
+        Fixture(name: "entities-zero", json: replacing("\"entities\": 10,", "\"entities\": 0,"), field: "state.entities", mentions: "1...10000000"),
+        Fixture(name: "unknown-key", json: replacing("\"titleLength\": 4", "\"titleLength\": 4, \"entites\": 3"), field: "state.entites", mentions: "unknown key"),
+        Fixture(name: "bad-select", json: replacing("\"select\": \"entity\"", "\"select\": \"entities\""), field: "consumers[0].select", mentions: "\"entity\""),
+        Fixture(name: "bad-kind", json: replacing("\"kind\": \"updateEntities\"", "\"kind\": \"toggle\""), field: "actions[0].kind", mentions: "\"updateEntities\""),
+        Fixture(name: "missing-field", json: replacing("\"field\": \"done\", ", ""), field: "actions[0].field", mentions: "required by updateEntities"),
+        Fixture(name: "too-many-entities", json: replacing("\"entities\": 1,", "\"entities\": 11,"), field: "actions[0].entities", mentions: "1...10"),
+        Fixture(name: "bad-pattern", json: replacing("\"pattern\": \"single\"", "\"pattern\": \"parallel\""), field: "dispatch.pattern", mentions: "\"threads\""),
+        Fixture(name: "threads-missing", json: replacing("\"pattern\": \"single\"", "\"pattern\": \"threads\""), field: "dispatch.threads", mentions: "required"),
+        Fixture(name: "tree-leaf-without-tree", json: replacing("\"select\": \"entity\"", "\"select\": \"treeLeaf\""), field: "consumers[0].select", mentions: "state.tree"),
+        Fixture(name: "name-with-space", json: replacing("\"name\": \"tiny\"", "\"name\": \"my app\""), field: "name", mentions: "no spaces"),
+        Fixture(name: "no-consumers", json: replacing("\"count\": 2", "\"count\": 0"), field: "consumers", mentions: "between 1 and"),
+        Fixture(name: "sweep-order", json: replacing("\"dispatch\"", "\"sweep\": [100, 10], \"dispatch\""), field: "sweep[1]", mentions: "increasing"),
+    ]
+}

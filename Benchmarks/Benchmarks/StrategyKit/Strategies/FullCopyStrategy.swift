@@ -1,0 +1,73 @@
+import Synchronization
+
+/// Strategy 1, full copy + compare: the consumer keeps the previous state
+/// and, on every new state, runs every selector on the old and the new
+/// state and compares the two selections with `==` (what ReSwiftConsumer's
+/// `StateConsumer` does). The store reduces `inout`; the copy the consumer
+/// holds shares buffers with the store's state, so the first write of a
+/// dispatch copies every copy-on-write buffer on the written path.
+public final class FullCopyStrategy: BenchStrategy, @unchecked Sendable {
+    public static let name = "full-copy"
+    public static let summary = "keeps the previous state; runs every selector on old and new and compares with =="
+
+    private let workload: Workload
+    private let lock = Mutex(())
+    private var state: AppState
+    private let consumer = _FullCopyConsumer()
+    private let sink = Sink()
+
+    public init(workload: Workload) {
+        self.workload = workload
+        state = AppState(workload)
+    }
+
+    public func attachConsumers() {
+        consumer.previous = state
+        consumer.sink = sink
+        let sink = self.sink
+        for selection in workload.selections {
+            switch selection {
+            case .field: consumer.add(ValueSelectors.field) { _, new in sink.deliver(Digest.of(new)) }
+            case .entity(let k): consumer.add({ ValueSelectors.entity($0, k) }) { _, new in sink.deliver(Digest.of(new)) }
+            case .list: consumer.add(ValueSelectors.list) { _, new in sink.deliver(Digest.ofList(count: new.count)) }
+            case .derived: consumer.add(ValueSelectors.derived) { _, new in sink.deliver(Digest.of(new)) }
+            case .treeLeaf(let path): consumer.add({ ValueSelectors.treeLeaf($0, path) }) { _, new in sink.deliver(Digest.of(new)) }
+            }
+        }
+    }
+
+    public func dispatch(_ action: WorkloadAction) {
+        lock.withLock { _ in
+            reduce(&state, action)
+            consumer.consume(newState: state)
+        }
+    }
+
+    public var delivered: Sink.Totals { sink.current }
+    public var evaluations: Int { sink.evaluations }
+}
+
+/// The consumer of the full-copy strategy: the previous state plus one
+/// closure per consumer that selects from both states and compares.
+final class _FullCopyConsumer {
+    var previous: AppState?
+    var sink: Sink?
+    private var entries: [(AppState, AppState) -> Void] = []
+
+    func add<Selected: Equatable>(_ select: @escaping (AppState) -> Selected, _ callback: @escaping (Selected?, Selected) -> Void) {
+        let sink = self.sink
+        entries.append { old, new in
+            sink?.evaluated(2)
+            let before = select(old)
+            let after = select(new)
+            if before != after { callback(before, after) }
+        }
+    }
+
+    func consume(newState: AppState) {
+        if let old = previous {
+            for entry in entries { entry(old, newState) }
+        }
+        previous = newState
+    }
+}

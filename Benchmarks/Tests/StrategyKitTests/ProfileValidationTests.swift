@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import StrategyKit
+
+@Suite("Profile validation")
+struct ProfileValidationTests {
+    @Test("Each malformed fixture is refused, naming its field", arguments: ProfileFixtures.malformed.map(\.name))
+    func malformedFixture(name: String) throws {
+        let fixture = try #require(ProfileFixtures.malformed.first { $0.name == name })
+        do {
+            _ = try ProfileLoader.parse(Data(fixture.json.utf8), file: "fixture.json")
+            Issue.record("fixture '\(name)' was accepted")
+        } catch {
+            #expect(error.field == fixture.field)
+            #expect(error.description.hasPrefix("fixture.json: field '"))
+            #expect(error.description.contains(fixture.mentions), "\(error)")
+        }
+    }
+
+    @Test("The minimal profile is accepted, with its defaults")
+    func minimalProfile() throws {
+        let spec = try ProfileLoader.parse(Data(ProfileFixtures.valid.utf8), file: "valid.json")
+        #expect(spec.name == "tiny")
+        #expect(spec.entities == 10)
+        #expect(spec.consumerCount == 2)
+        #expect(spec.pattern == .single && spec.burstSize == 1 && spec.threads == 1)
+        #expect(spec.maxDispatches == 2_000 && spec.seconds == 1.0)
+        #expect(spec.quickEntities == 10)
+    }
+
+    @Test("Every shipped profile validates")
+    func shippedProfiles() throws {
+        // Benchmarks/Tests/StrategyKitTests/ -> Profiles/
+        let directory = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Profiles")
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "json" }
+        #expect(files.count >= 5)
+        for file in files {
+            let spec = try ProfileLoader.load(file)
+            #expect(spec.name == file.deletingPathExtension().lastPathComponent)
+        }
+    }
+}
+
+@Suite("Workloads")
+struct WorkloadTests {
+    @Test("The same profile and size give the same consumers and actions")
+    func deterministic() throws {
+        let spec = try ProfileLoader.parse(Data(ProfileFixtures.valid.utf8), file: "valid.json")
+        let a = Workload(profile: spec, entities: 10, maxDispatches: 50, seconds: 1, warmup: 5)
+        let b = Workload(profile: spec, entities: 10, maxDispatches: 50, seconds: 1, warmup: 5)
+        #expect(a.selections == b.selections)
+        #expect(a.actions.count == 55)
+        for (x, y) in zip(a.actions, b.actions) {
+            guard case .updateEntities(let fx, let ix) = x.kind, case .updateEntities(let fy, let iy) = y.kind else {
+                Issue.record("unexpected action kind")
+                continue
+            }
+            #expect(fx == fy && ix == iy && x.title == y.title)
+        }
+    }
+
+    @Test("makeText gives exactly the requested length")
+    func textLength() {
+        for length in [0, 1, 15, 16, 64] {
+            #expect(makeText("item-123-", length).utf8.count == length)
+        }
+    }
+}
+
+@Suite("Strategies agree")
+struct StrategyAgreementTests {
+    /// Full-copy, reswift-like and faststore compare values: on any workload
+    /// they must deliver the same callbacks with the same values.
+    @Test("Value-comparing strategies deliver the same callbacks on random workloads")
+    func randomWorkloads() {
+        let seed = Workload.seed
+        var rng = SplitMix64(seed: seed)
+        for index in 0..<25 {
+            let profile = RandomProfiles.make(index, using: &rng)
+            let workload = Workload(profile: profile, entities: profile.entities, maxDispatches: 80, seconds: 1, warmup: 0)
+            var totals: [String: Sink.Totals] = [:]
+            for strategy in Strategies.all where strategy.name != ObservationStrategy.name {
+                let subject = strategy.init(workload: workload)
+                subject.attachConsumers()
+                let attached = subject.delivered
+                for action in workload.actions {
+                    subject.dispatch(action)
+                    subject.waitUntilIdle()
+                }
+                let end = subject.delivered
+                totals[strategy.name] = Sink.Totals(callbacks: end.callbacks - attached.callbacks, checksum: end.checksum &- attached.checksum)
+            }
+            let reference = totals[FullCopyStrategy.name]
+            for (name, t) in totals {
+                #expect(t == reference, "random profile \(index), \(name) vs full-copy (FASTSTORE_SEED=\(seed))")
+            }
+        }
+    }
+
+    @Test("Observation is called at least as often as full-copy")
+    func observationAtLeast() throws {
+        let spec = try ProfileLoader.parse(Data(ProfileFixtures.valid.utf8), file: "valid.json")
+        let workload = Workload(profile: spec, entities: 10, maxDispatches: 100, seconds: 1, warmup: 0)
+        var callbacks: [String: Int] = [:]
+        for strategy in [FullCopyStrategy.self, ObservationStrategy.self] as [any BenchStrategy.Type] {
+            let subject = strategy.init(workload: workload)
+            subject.attachConsumers()
+            for action in workload.actions { subject.dispatch(action) }
+            callbacks[strategy.name] = subject.delivered.callbacks
+        }
+        #expect(callbacks[FullCopyStrategy.name]! > 0)
+        #expect(callbacks[ObservationStrategy.name]! >= callbacks[FullCopyStrategy.name]!)
+    }
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# CI check of the strategy comparison (called by .ci/run): builds fsbench,
+# runs its self-test, checks the command line's error handling, then runs the
+# quick mode and fails when FastStore's versioned strategy loses its lead
+# (thresholds: Benchmarks/Thresholds/ci.json, see docs/benchmarks/README.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+out=Benchmarks/.build/fsbench-ci
+mkdir -p "$out"
+fail() { echo "bench-ci: FAIL: $*" >&2; exit 1; }
+
+# 1. Build (bench.sh installs jemalloc when missing) and self-test: exact
+#    allocation counting, malformed-profile fixtures, strategies agreeing.
+scripts/bench.sh --self-test
+
+bin=Benchmarks/.build/release/fsbench
+export SWIFT_DETERMINISTIC_HASHING=1
+
+# 2. Command-line errors: exit status 2 and a message that helps.
+expect_error() { # expect_error "what" "substring" args...
+    local what=$1 needle=$2; shift 2
+    local status=0
+    "$bin" "$@" >"$out/stdout" 2>"$out/stderr" || status=$?
+    [ "$status" = 2 ] || fail "$what: exit status $status, expected 2"
+    grep -qF -- "$needle" "$out/stderr" || fail "$what: message lacks '$needle': $(cat "$out/stderr")"
+    echo "ok   $what: $(head -1 "$out/stderr")"
+}
+expect_error "unknown strategy" "valid strategies: " --quick --strategy no-such-strategy
+expect_error "unknown profile" "valid profiles: " --quick --profile no-such-profile
+cat > "$out/malformed.json" <<'JSON'
+{ "name": "mine", "description": "x", "state": { "entities": 100, "titleLength": 8 },
+  "consumers": [ { "select": "row", "count": 3 } ],
+  "actions": [ { "kind": "setField", "weight": 1 } ], "dispatch": { "pattern": "single" } }
+JSON
+expect_error "malformed profile" "$out/malformed.json: field 'consumers[0].select': expected one of" --validate --profile "$out/malformed.json"
+"$bin" --validate >/dev/null || fail "the shipped profiles do not validate"
+echo "ok   shipped profiles validate"
+
+# 3. Quick mode with the thresholds.
+scripts/bench.sh --quick --check Benchmarks/Thresholds/ci.json --json "$out/quick.json" \
+    --results "$out/RESULTS.md" --chart-dir "$out"
+echo "bench-ci: passed in $(( $(date +%s) - started ))s"
