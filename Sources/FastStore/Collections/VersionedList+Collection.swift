@@ -49,8 +49,9 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     /// of the whole list (once).
     ///
     /// NB: the loop over each leaf is a plain loop over contiguous storage,
-    /// which the optimizer can vectorize once `body` is inlined; `for-in`
-    /// goes through the iterator's per-element leaf check instead.
+    /// which the optimizer can vectorize once `body` is inlined (`for-in`
+    /// reaches the same shape when the optimizer splits the iterator's
+    /// pointer-pair loop at leaf boundaries).
     ///
     /// - Complexity: O(n).
     @inlinable
