@@ -49,8 +49,9 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     /// of the whole list (once).
     ///
     /// NB: the loop over each leaf is a plain loop over contiguous storage,
-    /// which the optimizer can vectorize once `body` is inlined; `for-in`
-    /// goes through the iterator's per-element leaf check instead.
+    /// which the optimizer can vectorize once `body` is inlined (`for-in`
+    /// reaches the same shape when the optimizer splits the iterator's
+    /// pointer-pair loop at leaf boundaries).
     ///
     /// - Complexity: O(n).
     @inlinable
@@ -109,15 +110,17 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     public struct Iterator: IteratorProtocol {
         @usableFromInline typealias Ref = Unmanaged<_ListNode<Element>>
 
-        /// The current leaf's first element.
+        /// The next element of the current leaf (equal to `_end` once the
+        /// leaf is consumed).
         ///
         /// NB: read without a bounds check or any retain per element or per
         /// leaf. The buffers stay valid: the walk holds the root, so every
         /// node of this version stays alive and, being shared, is never
-        /// written in place.
-        @usableFromInline var _base: UnsafePointer<Element>?
-        @usableFromInline var _index: Int
-        @usableFromInline var _end: Int
+        /// written in place. A pointer pair rather than base + index: the
+        /// caller's loop is then one load, one add, one compare per element.
+        @usableFromInline var _cursor: UnsafePointer<Element>?
+        /// The end of the current leaf's elements.
+        @usableFromInline var _end: UnsafePointer<Element>?
         /// The leaves of the current branch just above the leaves (nil when
         /// the root is a leaf), read as unretained references.
         @usableFromInline var _leaves: UnsafePointer<Ref>?
@@ -134,9 +137,8 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
         @inlinable
         init(root: _ListNode<Element>) {
             _walk = _LeafWalk(root: root, height: Swift.min(1, root.height))
-            _base = nil
-            _index = 0
-            _end = 0
+            _cursor = nil
+            _end = nil
             _leaves = nil
             _leafIndex = 0
             _leafCount = 0
@@ -150,10 +152,11 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
         /// Makes `leaf` the current leaf, positioned at its start.
         @inlinable @inline(__always)
         mutating func _enter(_ leaf: Ref) {
-            (_base, _end) = leaf._withUnsafeGuaranteedRef { node in
-                node.elements.withUnsafeBufferPointer { (UnsafePointer($0.baseAddress), $0.count) }
+            (_cursor, _end) = leaf._withUnsafeGuaranteedRef { node in
+                node.elements.withUnsafeBufferPointer { buffer in
+                    (buffer.baseAddress, buffer.baseAddress.map { $0 + buffer.count })
+                }
             }
-            _index = 0
         }
 
         /// Makes `branch` (of height 1) the current branch and its first
@@ -172,14 +175,15 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
 
         @inlinable @inline(__always)
         public mutating func next() -> Element? {
-            if _index < _end {
-                let element = _base.unsafelyUnwrapped[_index]
-                _index &+= 1
-                return element
+            if _cursor != _end {
+                let cursor = _cursor.unsafelyUnwrapped
+                _cursor = cursor + 1
+                return cursor.pointee
             }
             guard _advanceLeaf() else { return nil }
-            _index = 1
-            return _base.unsafelyUnwrapped[0]
+            let cursor = _cursor.unsafelyUnwrapped
+            _cursor = cursor + 1
+            return cursor.pointee
         }
 
         /// Moves to the next leaf; false at the end.
@@ -204,13 +208,13 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
         mutating func _skip(_ n: Int) {
             var n = n
             while n > 0 {
-                let available = _end - _index
+                let available = _cursor.map { _end.unsafelyUnwrapped - $0 } ?? 0
                 if n < available {
-                    _index += n
+                    _cursor = _cursor.unsafelyUnwrapped + n
                     return
                 }
                 n -= available
-                _index = _end
+                _cursor = _end
                 if n > 0, !_advanceLeaf() { return }
             }
         }

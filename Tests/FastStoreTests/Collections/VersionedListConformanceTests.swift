@@ -92,4 +92,21 @@ struct VersionedListIterationTests {
         var partial = list.makeIterator()
         for k in 0 ..< min(count, 70) { #expect(partial.next() == k) }
     }
+
+    /// A copy into a buffer shorter than the list hands back an iterator
+    /// positioned just after the copied prefix (the skip crosses leaves and
+    /// bottom branches).
+    @Test(arguments: [(0, 0), (5, 3), (64, 64), (65, 64), (4097, 100), (4097, 2048), (4097, 4096), (100_000, 70_001)])
+    func copyContentsResumesAfterPrefix(count: Int, copied: Int) {
+        let list = VersionedList(0 ..< count)
+        let buffer = UnsafeMutableBufferPointer<Int>.allocate(capacity: copied)
+        defer { buffer.deallocate() }
+        var (rest, n) = list._copyContents(initializing: buffer)
+        #expect(n == copied)
+        #expect(Array(buffer.prefix(n)) == Array(0 ..< copied))
+        buffer.prefix(n).deinitialize()
+        var tail: [Int] = []
+        while let x = rest.next() { tail.append(x) }
+        #expect(tail == Array(copied ..< count))
+    }
 }
