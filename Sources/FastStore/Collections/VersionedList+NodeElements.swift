@@ -19,11 +19,7 @@ extension VersionedList where Element: VersionedValue {
     ///   own copy.
     @inlinable
     public subscript(position: Int) -> Element {
-        get {
-            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
-            _recordElementRead(_nodeID) { AnyHashable(position) }
-            return _root.element(at: position)
-        }
+        get { _readElement(at: position) }
         _modify {
             _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
             let (old, new) = _beginWrite()
@@ -50,14 +46,6 @@ extension VersionedList where Element: VersionedValue {
             }
             yield &leaf.elements[offset]
         }
-        set {
-            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
-            let (old, new) = _beginWrite()
-            let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
-            leaf.slots[offset].written = new.rawValue
-            leaf.elements[offset] = newValue
-            _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(position) }
-            _checkAfterWrite()
-        }
+        set { _writeElement(newValue, at: position) }
     }
 }

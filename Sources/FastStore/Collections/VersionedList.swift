@@ -138,6 +138,26 @@ internal func _collectionPrecondition(
 // MARK: Element access
 
 extension VersionedList {
+    /// Reads the element at `position`, recording the read.
+    @inlinable
+    internal func _readElement(at position: Int) -> Element {
+        _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
+        _recordElementRead(_nodeID) { AnyHashable(position) }
+        return _root.element(at: position)
+    }
+
+    /// Replaces the element at `position`, journaling a write of it.
+    @inlinable
+    internal mutating func _writeElement(_ newValue: Element, at position: Int) {
+        _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
+        let (old, new) = _beginWrite()
+        let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
+        leaf.slots[offset].written = new.rawValue
+        leaf.elements[offset] = newValue
+        _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(position) }
+        _checkAfterWrite()
+    }
+
     /// The element at `position`.
     ///
     /// Reading records a read of that element for FastStore's consumers;
@@ -149,11 +169,7 @@ extension VersionedList {
     ///   version shares them, and none when the list is unique.
     @inlinable
     public subscript(position: Int) -> Element {
-        get {
-            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
-            _recordElementRead(_nodeID) { AnyHashable(position) }
-            return _root.element(at: position)
-        }
+        get { _readElement(at: position) }
         _modify {
             _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
             let (old, new) = _beginWrite()
@@ -165,14 +181,6 @@ extension VersionedList {
             }
             yield &leaf.elements[offset]
         }
-        set {
-            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
-            let (old, new) = _beginWrite()
-            let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
-            leaf.slots[offset].written = new.rawValue
-            leaf.elements[offset] = newValue
-            _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(position) }
-            _checkAfterWrite()
-        }
+        set { _writeElement(newValue, at: position) }
     }
 }
