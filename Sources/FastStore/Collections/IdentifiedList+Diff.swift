@@ -55,13 +55,7 @@ extension IdentifiedList {
                 : _ListNode.difference(from: older._list._root, to: _list._root)
         } else {
             let oldIDs = older.ids, newIDs = ids
-            var changes = VersionedListChanges()
-            for change in newIDs.difference(from: oldIDs) {
-                switch change {
-                case .remove(let offset, _, _): changes.removed.append(offset)
-                case .insert(let offset, _, _): changes.inserted.append(offset)
-                }
-            }
+            var changes = VersionedListChanges(newIDs.difference(from: oldIDs))
             // Kept ids pair up in order between the removals and insertions.
             var i = 0, j = 0, r = 0, s = 0
             while i < oldIDs.count && j < newIDs.count {

@@ -56,15 +56,7 @@ extension VersionedList where Element: Equatable {
     public func difference(from older: VersionedList) -> VersionedListChanges {
         if older._root === _root { return VersionedListChanges() }
         if older._nodeID == _nodeID { return _ListNode.difference(from: older._root, to: _root) }
-        let difference = Array(self).difference(from: Array(older))
-        var changes = VersionedListChanges()
-        for change in difference {
-            switch change {
-            case .remove(let offset, _, _): changes.removed.append(offset)
-            case .insert(let offset, _, _): changes.inserted.append(offset)
-            }
-        }
-        return changes
+        return VersionedListChanges(Array(self).difference(from: Array(older)))
     }
 }
 

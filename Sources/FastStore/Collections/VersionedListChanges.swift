@@ -41,6 +41,25 @@ public struct VersionedListChanges: Hashable, Sendable, CustomStringConvertible 
         "VersionedListChanges(removed: \(removed), inserted: \(inserted), updated: \(updated))"
     }
 
+    /// The changes of a standard library `CollectionDifference`, as sorted
+    /// offsets (no updates).
+    ///
+    /// NB: a `CollectionDifference` lists its removals in descending offset
+    /// order; this type promises ascending offsets, which `apply(to:from:)`
+    /// and `forEachBatch` rely on.
+    @inlinable
+    public init<T>(_ difference: CollectionDifference<T>) {
+        self.init()
+        for change in difference {
+            switch change {
+            case .remove(let offset, _, _): removed.append(offset)
+            case .insert(let offset, _, _): inserted.append(offset)
+            }
+        }
+        removed.sort()
+        inserted.sort()
+    }
+
     /// Turns `rows`, a copy of the older version, into the newer version
     /// `newer`, touching only the changed rows: what a table view's batch
     /// update does to its rows.

@@ -32,7 +32,9 @@ extension StateConsumer {
                 guard let new else { return }
                 let changes = new.difference(from: old ?? [])
                 if old == nil || !changes.isEmpty { consumer(old, new, changes) }
-            }, predict: Self._sameVersion)
+            }, predict: { old, new in
+                Self._sameVersion(old.map { ($0.nodeID, $0.version) }, new.map { ($0.nodeID, $0.version) })
+            })
         }
     }
 
@@ -55,12 +57,7 @@ extension StateConsumer {
                 if let old { changes = new.difference(from: old) } else { changes = new.difference(from: IdentifiedList()) }
                 if old == nil || !changes.isEmpty { consumer(old, new, changes) }
             }, predict: { old, new in
-                // NB: written out rather than `Self._sameVersion`: a reference
-                // to the generic function would capture the element metatype
-                // with its conformance (a SendableMetatypes warning).
-                if let new { _ReadRecorder.read(new.nodeID, .whole) }
-                guard let old, let new else { return old == nil && new == nil }
-                return old.nodeID == new.nodeID && old.version == new.version
+                Self._sameVersion(old.map { ($0.nodeID, $0.version) }, new.map { ($0.nodeID, $0.version) })
             })
         }
     }
@@ -85,23 +82,60 @@ extension StateConsumer {
                 if let old { changes = new.difference(from: old) } else { changes = new.difference(from: VersionedDictionary()) }
                 if old == nil || !changes.isEmpty { consumer(old, new, changes) }
             }, predict: { old, new in
-                // NB: written out rather than `Self._sameVersion`: a reference
-                // to the generic function would capture the element metatype
-                // with its conformance (a SendableMetatypes warning).
-                if let new { _ReadRecorder.read(new.nodeID, .whole) }
-                guard let old, let new else { return old == nil && new == nil }
-                return old.nodeID == new.nodeID && old.version == new.version
+                Self._sameVersion(old.map { ($0.nodeID, $0.version) }, new.map { ($0.nodeID, $0.version) })
             })
         }
     }
 
     /// "Unchanged" for versioned selections: same node, same stamp (stamps
     /// never repeat, so the contents are the same). Records a whole read of
-    /// the selection, so any write to it makes the consumer a candidate.
+    /// the new selection, so any write to it makes the consumer a candidate.
+    ///
+    /// NB: takes identities, not the collections, so that the callers'
+    /// closures capture no element metatype (a SendableMetatypes warning).
     @inlinable
-    internal static func _sameVersion<V: VersionedValue>(_ old: V?, _ new: V?) -> Bool {
-        if let new { _ReadRecorder.read(new.nodeID, .whole) }
+    internal static func _sameVersion(_ old: (NodeID, VersionStamp)?, _ new: (NodeID, VersionStamp)?) -> Bool {
+        if let new { _ReadRecorder.read(new.0, .whole) }
         guard let old, let new else { return old == nil && new == nil }
-        return old.nodeID == new.nodeID && old.version == new.version
+        return old.0 == new.0 && old.1 == new.1
+    }
+}
+
+extension StateConsumer {
+    /// Adds a consumer of a ``VersionedList`` of `Equatable` elements,
+    /// called, like every `Equatable` selection, when the list's contents
+    /// changed (`==`, fast on versions that share nodes), with the previous
+    /// list (`nil` the first time), the new one and the diff between them.
+    /// `changes.updated` lists the elements written since, which can include
+    /// one written back with an equal value.
+    ///
+    /// - Complexity: O(1) to add. Per changed consume: the selector, `==` and
+    ///   the diff, each O(c × log n) for c changed elements of versions that
+    ///   share structure.
+    @inlinable @discardableResult
+    public func add<Element: Equatable>(
+        _ selector: @escaping (State) -> VersionedList<Element>,
+        _ consumer: @escaping (_ old: VersionedList<Element>?, _ new: VersionedList<Element>, _ changes: VersionedListChanges) -> Void
+    ) -> ConsumerHandle<State> {
+        add(selector) { (old: VersionedList<Element>?, new: VersionedList<Element>) in
+            consumer(old, new, new.difference(from: old ?? []))
+        }
+    }
+
+    /// Adds a consumer of an ``IdentifiedList`` of `Equatable` elements,
+    /// called when its contents changed (`==`), with the diff by offset and
+    /// by id.
+    ///
+    /// - Complexity: as for ``VersionedList`` selections.
+    @inlinable @discardableResult
+    public func add<Element: Identifiable & Equatable>(
+        _ selector: @escaping (State) -> IdentifiedList<Element>,
+        _ consumer: @escaping (_ old: IdentifiedList<Element>?, _ new: IdentifiedList<Element>, _ changes: IdentifiedListChanges<Element.ID>) -> Void
+    ) -> ConsumerHandle<State> {
+        add(selector) { (old: IdentifiedList<Element>?, new: IdentifiedList<Element>) in
+            let changes: IdentifiedListChanges<Element.ID>
+            if let old { changes = new.difference(from: old) } else { changes = new.difference(from: IdentifiedList()) }
+            consumer(old, new, changes)
+        }
     }
 }

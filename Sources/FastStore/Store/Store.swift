@@ -355,7 +355,7 @@ public final class Store<State, Action>: @unchecked Sendable {
         let entry = _addSubscriber(thread: thread, object: nil) { state in
             body(state)
             return true
-        }
+        }!
         return StoreSubscription { [weak self] in
             entry.cancelled.store(true, ordering: .releasing)
             self?._removeSubscriber(id: entry.id)
@@ -370,11 +370,7 @@ public final class Store<State, Action>: @unchecked Sendable {
         _ subscriber: Subscriber,
         on thread: NotificationThread = .drainThread
     ) where Subscriber.StoreSubscriberStateType == State {
-        _lock.lock()
-        let already = _guarded.pointee.subscribers.contains { $0.object === subscriber && !$0.cancelled.load(ordering: .relaxed) }
-        _lock.unlock()
-        if already { return }
-        _ = _addSubscriber(thread: thread, object: subscriber) { [weak subscriber] state in
+        _addSubscriber(thread: thread, object: subscriber) { [weak subscriber] state in
             guard let subscriber else { return false }
             subscriber.newState(state: state)
             return true
@@ -404,14 +400,23 @@ public final class Store<State, Action>: @unchecked Sendable {
         }
     }
 
-    func _addSubscriber(thread: NotificationThread, object: AnyObject?, deliver: @escaping (State) -> Bool) -> _Subscriber<State> {
+    /// Registers a subscriber. For an object subscriber that is already
+    /// subscribed, registers nothing and returns `nil`: the check and the
+    /// insertion share one critical section, so two threads subscribing the
+    /// same object cannot both add it.
+    @discardableResult
+    func _addSubscriber(thread: NotificationThread, object: AnyObject?, deliver: @escaping (State) -> Bool) -> _Subscriber<State>? {
         _lock.lock()
         defer { _lock.unlock() }
+        if let object, _guarded.pointee.subscribers.contains(where: {
+            $0.object === object && !$0.cancelled.load(ordering: .relaxed)
+        }) {
+            return nil
+        }
         _guarded.pointee.nextSubscriberID &+= 1
         let entry = _Subscriber<State>(id: _guarded.pointee.nextSubscriberID, thread: thread, object: object, deliver: deliver)
-        // NB: replace the array rather than append in place when a drain may
-        // be iterating a snapshot of it; `append` on a shared buffer copies
-        // anyway, so this costs nothing extra.
+        // NB: a drain iterating a snapshot of the list keeps its own
+        // reference, so this append copies the buffer then and only then.
         _guarded.pointee.subscribers.append(entry)
         return entry
     }

@@ -130,3 +130,40 @@ struct VersionedListDiffCostTests {
         }
     }
 }
+
+/// Unrelated lists (different `nodeID`) fall back to the standard library's
+/// diff, whose removals come in descending order: the changes must still be
+/// sorted ascending, and applying them must rebuild the newer list.
+@Suite struct UnrelatedDiffTests {
+    @Test func unrelatedEquatableListsGiveSortedApplicableChanges() {
+        var rng = SeededGenerator.fromEnvironment(fallback: 0x5EED_D1FF)
+        for _ in 0 ..< 300 {
+            let older = VersionedList((0 ..< Int.random(in: 0 ... 12, using: &rng)).map { _ in Int.random(in: 0 ... 4, using: &rng) })
+            let newer = VersionedList((0 ..< Int.random(in: 0 ... 12, using: &rng)).map { _ in Int.random(in: 0 ... 4, using: &rng) })
+            let changes = newer.difference(from: older)
+            #expect(changes.removed == changes.removed.sorted(), "seed \(rng.seed): \(Array(older)) -> \(Array(newer)): \(changes)")
+            #expect(changes.inserted == changes.inserted.sorted(), "seed \(rng.seed)")
+            var rows = Array(older)
+            changes.apply(to: &rows, from: newer)
+            #expect(rows == Array(newer), "seed \(rng.seed): \(Array(older)) -> \(Array(newer)): \(changes)")
+        }
+    }
+
+    @Test func unrelatedIdentifiedListsGiveSortedApplicableChanges() {
+        struct Item: Identifiable, Equatable { let id: Int; var v: Int }
+        var rng = SeededGenerator.fromEnvironment(fallback: 0x1DE7_D1FF)
+        for _ in 0 ..< 300 {
+            let oldIDs = Array(0 ..< 10).shuffled(using: &rng).prefix(Int.random(in: 0 ... 10, using: &rng))
+            let newIDs = Array(0 ..< 10).shuffled(using: &rng).prefix(Int.random(in: 0 ... 10, using: &rng))
+            let older = IdentifiedList(oldIDs.map { Item(id: $0, v: 0) })
+            let newer = IdentifiedList(newIDs.map { Item(id: $0, v: 1) })
+            let changes = newer.difference(from: older)
+            #expect(changes.offsets.removed == changes.offsets.removed.sorted(), "seed \(rng.seed): \(changes)")
+            #expect(changes.offsets.inserted == changes.offsets.inserted.sorted(), "seed \(rng.seed): \(changes)")
+            var rows = older.map(\.id)
+            for offset in changes.offsets.removed.reversed() { rows.remove(at: offset) }
+            for offset in changes.offsets.inserted { rows.insert(newer[offset].id, at: offset) }
+            #expect(rows == newer.map(\.id), "seed \(rng.seed): \(oldIDs) -> \(newIDs): \(changes)")
+        }
+    }
+}

@@ -83,6 +83,41 @@ struct SelectorSpec {
         }
     }
 
+    /// A consumer of a versioned list that gets the structural diff
+    /// (`add(_:_:)` with `(old, new, changes)`), under every shape. The fast
+    /// side logs the lists as arrays, like the naive side, and logs a
+    /// distinct event if applying `changes` to the old rows does not give
+    /// the new ones.
+    static func listChanges<E: Hashable>(_ name: String, _ select: @escaping (TreeState) -> VersionedList<E>) -> SelectorSpec {
+        SelectorSpec(name: name, optional: false) { _, id, fast, naive, fastLog, naiveLog, counter in
+            let counted: (TreeState) -> VersionedList<E> = { counter.count(id); return select($0) }
+            naive.add(id: id, baselineIsNil: false, select: { AnyHashable(Array(select($0))) }) { old, new in
+                naiveLog.append(id, old ?? nil, new)
+            }
+            return fast.add(counted) { (old: VersionedList<E>?, new: VersionedList<E>, changes: VersionedListChanges) in
+                var rows: [E] = []
+                if let old { rows = Array(old) }
+                // Checked step by step, so a bad diff is a logged mismatch
+                // (with the seed), not a trap inside `apply`.
+                var count = rows.count
+                var valid = changes.removed == changes.removed.sorted() && Set(changes.removed).count == changes.removed.count
+                for offset in changes.removed.reversed() where valid { valid = offset < count; count -= 1 }
+                for offset in changes.inserted where valid { valid = offset <= count; count += 1 }
+                valid = valid && count == new.count && changes.updated.allSatisfy { $0 < new.count }
+                if !valid {
+                    fastLog.append(id, "offsets out of range: \(changes) old \(rows) new \(Array(new))", AnyHashable(Array(new)))
+                    return
+                }
+                changes.apply(to: &rows, from: new)
+                if rows != Array(new) {
+                    fastLog.append(id, "changes do not turn old into new: \(changes)", AnyHashable(Array(new)))
+                } else {
+                    fastLog.append(id, old.map { AnyHashable(Array($0)) }, AnyHashable(Array(new)))
+                }
+            }
+        }
+    }
+
     /// Predicted consumers; the predicate takes values within one of each
     /// other as the same (reflexive, not transitive) for integers, `==`
     /// otherwise.
@@ -158,4 +193,6 @@ var treeSelectors: [SelectorSpec] { [
     .plain("m2.rows[0]") { $0.m2.rows[0] },                  // a node element as the selection
     .plain("m1.rows.count") { $0.m1.rows.count },
     .plain("sum m2.rows.a") { $0.m2.rows.reduce(0) { $0 + $1.a } },
+    .listChanges("m1.list with changes") { $0.m1.list },      // the diff handed to the callback
+    .listChanges("m2.rows with changes") { $0.m2.rows },
 ] }

@@ -70,6 +70,21 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         #expect(store.state == 8_000)
     }
 
+    @Test func subscribingOneObjectFromManyThreadsAtOnceRegistersItOnce() {
+        final class Screen: StoreSubscriber, @unchecked Sendable {
+            let calls = Locked(0)
+            func newState(state: Int) { calls.withValue { $0 += 1 } }
+        }
+        for _ in 0..<50 {
+            let store = Store<Int, CounterAction>(state: 0, reducer: counterReducer)
+            let screen = Screen()
+            onThreads(8) { _ in store.subscribe(screen) }
+            #expect(store.subscriberCount == 1)
+            store.dispatch(.increment)
+            #expect(screen.calls.withValue { $0 } == 1, "called once per batch, not once per subscribe call")
+        }
+    }
+
     @Test func unsubscribingFromAnotherThreadDuringNotificationsIsSafe() async {
         let store = Store<Int, CounterAction>(state: 0, reducer: counterReducer)
         let calls = Locked(0)
