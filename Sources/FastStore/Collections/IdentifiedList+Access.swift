@@ -19,7 +19,7 @@ extension IdentifiedList {
     @inlinable
     public subscript(id id: ID) -> Element? {
         get {
-            _recordElementRead(nodeID) { AnyHashable(id) }
+            _Tracking.recordElementRead(_list._nodeID, id)
             guard let position = _position(of: id) else { return nil }
             return _list._root.element(at: position).element
         }
@@ -41,20 +41,20 @@ extension IdentifiedList {
     /// Writes `element` over the entry at `position` (same id) and journals it.
     @inlinable
     internal mutating func _update(_ element: Element, at position: Int) {
-        let old = version
+        let old = _version
         let new = VersionStamp.next()
         _ListNode.makeUnique(&_list._root, stamp: new)
         let (leaf, offset) = _list._root.uniqueLeaf(containing: position, stamp: new)
         leaf.slots[offset].written = new.rawValue
         leaf.elements[offset].element = element
-        _journalElementWrite(nodeID, from: old, to: new) { AnyHashable(element.id) }
+        _Tracking.journalElementWrite(_list._nodeID, from: old, to: new, element.id)
         _list._checkAfterWrite()
     }
 
     /// Whether an element has `id`. Records a read of that id.
     @inlinable
     public func contains(id: ID) -> Bool {
-        _recordElementRead(nodeID) { AnyHashable(id) }
+        _Tracking.recordElementRead(_list._nodeID, id)
         return _labels._value(forKey: id) != nil
     }
 
@@ -64,13 +64,13 @@ extension IdentifiedList {
     /// - Complexity: O(log n) levels.
     @inlinable
     public func index(id: ID) -> Int? {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         return _position(of: id)
     }
 
     /// The ids in order. Records a read of the whole list.
     public var ids: [ID] {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         var ids: [ID] = []
         ids.reserveCapacity(_list._root.count)
         _list._root.forEachLeaf { leaf in
@@ -89,7 +89,7 @@ extension IdentifiedList {
         _collectionPrecondition(position >= 0 && position <= _list._root.count, "Index out of range")
         let id = element.id
         _collectionPrecondition(_labels._value(forKey: id) == nil, "IdentifiedList: duplicate id \(id)")
-        let old = version
+        let old = _version
         let label = _freeLabel(forInsertionAt: position)
         let new = VersionStamp.next()
         _ListNode.makeUnique(&_list._root, stamp: new)
@@ -97,7 +97,7 @@ extension IdentifiedList {
             _IdentifiedEntry(label: label, element: element), slot: _ListSlot(fresh: new.rawValue),
             at: position, stamp: new)
         _labels._setValue(label, forKey: id)
-        _journalElementWrite(nodeID, from: old, to: version) { AnyHashable(id) }
+        _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
         _list._checkAfterWrite()
     }
 
@@ -123,12 +123,12 @@ extension IdentifiedList {
     @discardableResult
     public mutating func remove(at position: Int) -> Element {
         _collectionPrecondition(position >= 0 && position < _list._root.count, "Index out of range")
-        let old = version
+        let old = _version
         let new = VersionStamp.next()
         _ListNode.makeUnique(&_list._root, stamp: new)
         let element = _list._remove(at: position, stamp: new).element
         _labels._setValue(nil, forKey: element.id)
-        _journalElementWrite(nodeID, from: old, to: version) { AnyHashable(element.id) }
+        _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, element.id)
         _list._checkAfterWrite()
         return element
     }
@@ -157,7 +157,7 @@ extension IdentifiedList {
         let n = _list._root.count
         _collectionPrecondition(source >= 0 && source < n && destination >= 0 && destination < n, "Index out of range")
         guard source != destination else { return }
-        let old = version
+        let old = _version
         let new = VersionStamp.next()
         _ListNode.makeUnique(&_list._root, stamp: new)
         var entry = _list._remove(at: source, stamp: new)
@@ -166,7 +166,7 @@ extension IdentifiedList {
         _ListNode.makeUnique(&_list._root, stamp: stamp)
         _list._insert(entry, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
         _labels._setValue(entry.label, forKey: entry.element.id)
-        _journalContentWrite(nodeID, from: old, to: version)
+        _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .content)
         _list._checkAfterWrite()
     }
 
@@ -177,9 +177,9 @@ extension IdentifiedList {
     /// - Complexity: O(n log n).
     @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-        let old = version
+        let old = _version
         if try _removeAll(where: shouldBeRemoved) {
-            _journalContentWrite(nodeID, from: old, to: version)
+            _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .content)
         }
     }
 
@@ -211,9 +211,9 @@ extension IdentifiedList {
     /// - Complexity: O(n log n).
     @inlinable
     public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
-        let old = version
+        let old = _version
         if try _sort(by: areInIncreasingOrder) {
-            _journalContentWrite(nodeID, from: old, to: version)
+            _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .content)
         }
     }
 
@@ -234,7 +234,7 @@ extension IdentifiedList {
     /// The elements that satisfy `isIncluded`, as a version of this list.
     @inlinable
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> IdentifiedList {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         // NB: not journaled: the result is a new value, not a write to this one.
         var copy = self
         _ = try copy._removeAll { try !isIncluded($0) }
@@ -249,7 +249,7 @@ extension IdentifiedList {
     /// - Complexity: O(n log n).
     @inlinable
     public func sorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> IdentifiedList {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         // NB: not journaled: the result is a new value, not a write to this one.
         var copy = self
         _ = try copy._sort(by: areInIncreasingOrder)
@@ -273,22 +273,26 @@ extension IdentifiedList: RandomAccessCollection {
 
     /// The element count. Records a read of the whole list.
     @inlinable public var endIndex: Int {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         return _list._root.count
     }
 
     /// The element count. Records a read of the whole list.
     @inlinable public var count: Int {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         return _list._root.count
     }
 
     @inlinable public var isEmpty: Bool {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         return _list._root.count == 0
     }
 
-    @inlinable public var underestimatedCount: Int { _list._root.count }
+    /// The element count. Records a read of the whole list.
+    @inlinable public var underestimatedCount: Int {
+        _Tracking.recordWholeRead(_list._nodeID)
+        return _list._root.count
+    }
 
     @inlinable public func index(after i: Int) -> Int { i + 1 }
     @inlinable public func index(before i: Int) -> Int { i - 1 }
@@ -303,14 +307,14 @@ extension IdentifiedList: RandomAccessCollection {
     @inlinable
     public subscript(position: Int) -> Element {
         _collectionPrecondition(position >= 0 && position < _list._root.count, "Index out of range")
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         return _list._root.element(at: position).element
     }
 
     /// Iterates the elements leaf by leaf. Records a read of the whole list.
     @inlinable
     public func makeIterator() -> Iterator {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         return Iterator(base: VersionedList.Iterator(root: _list._root))
     }
 

@@ -28,7 +28,7 @@ extension IdentifiedList: Hashable where Element: Hashable {
 extension IdentifiedList: Encodable where Element: Encodable {
     /// Encodes the elements as a plain array. Records a read of the whole list.
     public func encode(to encoder: any Encoder) throws {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         var container = encoder.unkeyedContainer()
         try _list._root.forEachLeaf { leaf in
             for entry in leaf.elements { try container.encode(entry.element) }
@@ -54,13 +54,13 @@ extension IdentifiedList: Decodable where Element: Decodable {
 extension IdentifiedList: CustomStringConvertible, CustomDebugStringConvertible {
     /// The elements as an array literal. Records a read of the whole list.
     public var description: String {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         return _describe(debug: false)
     }
 
     /// `IdentifiedList([...])`. Records a read of the whole list.
     public var debugDescription: String {
-        _recordWholeRead(nodeID)
+        _Tracking.recordWholeRead(_list._nodeID)
         return "IdentifiedList(" + _describe(debug: true) + ")"
     }
 
@@ -105,3 +105,15 @@ extension IdentifiedList {
     }
 }
 #endif
+
+extension IdentifiedList: CustomReflectable {
+    /// A mirror showing the elements (what `Mirror` and `dump` see). Records
+    /// a read of the whole list.
+    public var customMirror: Mirror {
+        _Tracking.recordWholeRead(_list._nodeID)
+        var elements: [Element] = []
+        elements.reserveCapacity(_list._root.count)
+        _list._root.forEachLeaf { leaf in for entry in leaf.elements { elements.append(entry.element) } }
+        return Mirror(self, unlabeledChildren: elements, displayStyle: .collection)
+    }
+}

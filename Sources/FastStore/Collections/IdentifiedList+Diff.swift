@@ -48,8 +48,10 @@ extension IdentifiedList {
     internal func _difference(
         from older: IdentifiedList, isUpdated: (Element, Element) -> Bool
     ) -> IdentifiedListChanges<ID> {
+        _Tracking.recordWholeRead(_list._nodeID)
+        _Tracking.recordWholeRead(older._list._nodeID)
         let offsets: VersionedListChanges
-        if older.nodeID == nodeID {
+        if older._list._nodeID == _list._nodeID {
             offsets = older._list._root === _list._root
                 ? VersionedListChanges()
                 : _ListNode.difference(from: older._list._root, to: _list._root)

@@ -35,10 +35,23 @@ public struct IdentifiedList<Element: Identifiable> {
 }
 
 extension IdentifiedList: VersionedValue {
-    /// The list's identity, kept by copies and every later version.
-    @inlinable public var nodeID: NodeID { _list._nodeID }
-    /// The stamp of the latest write.
-    @inlinable public var version: VersionStamp { Swift.max(_list._root.stamp, _labels._root.stamp) }
+    /// The stamp of the latest write. Records a read of the whole list.
+    @inlinable public var version: VersionStamp {
+        _Tracking.recordWholeRead(_list._nodeID)
+        return _version
+    }
+
+    /// The stamp of the latest write, without recording.
+    @inlinable internal var _version: VersionStamp { Swift.max(_list._root.stamp, _labels._root.stamp) }
+
+    /// The list's identity and stamp, for the tracking layer (records
+    /// nothing).
+    @inlinable public var _trackingIdentity: _TrackingIdentity { _TrackingIdentity(node: _list._nodeID, version: _version) }
+
+    /// Calls `body` with each element (for the tracking layer).
+    @inlinable public func _forEachTrackedChild(_ body: (Any) -> Void) {
+        _list._root.forEachLeaf { leaf in for entry in leaf.elements { body(entry.element) } }
+    }
 }
 
 extension IdentifiedList: @unchecked Sendable where Element: Sendable, ID: Sendable {}

@@ -7,7 +7,7 @@ extension VersionedDictionary {
     ///   (the kept part shares its nodes with this dictionary).
     @inlinable
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> VersionedDictionary {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         var dropped: [Key] = []
         try _root.forEachEntry { entry in
             if try !isIncluded((entry.key, entry.value)) { dropped.append(entry.key) }
@@ -27,7 +27,7 @@ extension VersionedDictionary {
     /// - Complexity: O(n log n).
     @inlinable
     public func mapValues<T>(_ transform: (Value) throws -> T) rethrows -> VersionedDictionary<Key, T> {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         var result = VersionedDictionary<Key, T>()
         let stamp = result._root.stamp
         try _root.forEachEntry { entry in

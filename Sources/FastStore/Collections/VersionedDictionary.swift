@@ -41,10 +41,24 @@ public struct VersionedDictionary<Key: Hashable, Value> {
 }
 
 extension VersionedDictionary: VersionedValue {
-    /// The dictionary's identity, kept by copies and every later version.
-    @inlinable public var nodeID: NodeID { _nodeID }
-    /// The stamp of the latest write.
-    @inlinable public var version: VersionStamp { _root.stamp }
+    /// The stamp of the latest write. Records a read of the whole
+    /// dictionary.
+    @inlinable public var version: VersionStamp {
+        _Tracking.recordWholeRead(_nodeID)
+        return _root.stamp
+    }
+
+    /// The dictionary's identity and stamp, for the tracking layer (records
+    /// nothing).
+    @inlinable public var _trackingIdentity: _TrackingIdentity { _TrackingIdentity(node: _nodeID, version: _root.stamp) }
+
+    /// Calls `body` with each key and value (for the tracking layer).
+    @inlinable public func _forEachTrackedChild(_ body: (Any) -> Void) {
+        _root.forEachEntry { entry in
+            body(entry.key)
+            body(entry.value)
+        }
+    }
 }
 
 extension VersionedDictionary: @unchecked Sendable where Key: Sendable, Value: Sendable {}
@@ -113,12 +127,12 @@ extension VersionedDictionary {
     @inlinable
     public subscript(key: Key) -> Value? {
         get {
-            _recordElementRead(_nodeID) { AnyHashable(key) }
+            _Tracking.recordElementRead(_nodeID, key)
             return _value(forKey: key)
         }
         set {
             let (_, stamps) = _setValue(newValue, forKey: key)
-            if let (old, new) = stamps { _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(key) } }
+            if let (old, new) = stamps { _Tracking.journalElementWrite(_nodeID, from: old, to: new, key) }
         }
     }
 
@@ -134,7 +148,7 @@ extension VersionedDictionary {
     @discardableResult
     public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         let (old, stamps) = _setValue(value, forKey: key)
-        if let (from, to) = stamps { _journalElementWrite(_nodeID, from: from, to: to) { AnyHashable(key) } }
+        if let (from, to) = stamps { _Tracking.journalElementWrite(_nodeID, from: from, to: to, key) }
         return old
     }
 
@@ -143,7 +157,7 @@ extension VersionedDictionary {
     @discardableResult
     public mutating func removeValue(forKey key: Key) -> Value? {
         let (old, stamps) = _setValue(nil, forKey: key)
-        if let (from, to) = stamps { _journalElementWrite(_nodeID, from: from, to: to) { AnyHashable(key) } }
+        if let (from, to) = stamps { _Tracking.journalElementWrite(_nodeID, from: from, to: to, key) }
         return old
     }
 
@@ -154,24 +168,24 @@ extension VersionedDictionary {
         let old = _root.stamp
         _root = _MapNode(stamp: VersionStamp.next())
         _count = 0
-        _journalContentWrite(_nodeID, from: old, to: _root.stamp)
+        _Tracking.journalWrite(_nodeID, from: old, to: _root.stamp, .content)
     }
 
     /// The number of keys. Records a read of the whole dictionary.
     @inlinable public var count: Int {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return _count
     }
 
     /// Whether there is no key. Records a read of the whole dictionary.
     @inlinable public var isEmpty: Bool {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return _count == 0
     }
 
     /// The keys, in the trie's order. Records a read of the whole dictionary.
     public var keys: [Key] {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         var keys: [Key] = []
         keys.reserveCapacity(_count)
         _root.forEachEntry { keys.append($0.key) }
@@ -180,7 +194,7 @@ extension VersionedDictionary {
 
     /// The values, in the order of ``keys``. Records a read of the whole dictionary.
     public var values: [Value] {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         var values: [Value] = []
         values.reserveCapacity(_count)
         _root.forEachEntry { values.append($0.value) }
@@ -197,11 +211,15 @@ extension VersionedDictionary: Sequence {
     /// dictionary (once).
     @inlinable
     public func makeIterator() -> Iterator {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return Iterator(root: _root)
     }
 
-    @inlinable public var underestimatedCount: Int { _count }
+    /// The number of keys. Records a read of the whole dictionary.
+    @inlinable public var underestimatedCount: Int {
+        _Tracking.recordWholeRead(_nodeID)
+        return _count
+    }
 
     /// An iterator over a dictionary's pairs.
     public struct Iterator: IteratorProtocol {
@@ -271,6 +289,8 @@ extension VersionedDictionary {
     ///   structure.
     @inlinable
     public func difference(from older: VersionedDictionary) -> VersionedDictionaryChanges<Key> {
+        _Tracking.recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(older._nodeID)
         var changes = VersionedDictionaryChanges<Key>()
         _MapNode.difference(
             from: older._root, to: _root, shift: 0, isUpdated: { $0.written != $1.written }, into: &changes)
@@ -284,6 +304,8 @@ extension VersionedDictionary where Value: Equatable {
     /// of an equal value is an update); unrelated dictionaries compare values.
     @inlinable
     public func difference(from older: VersionedDictionary) -> VersionedDictionaryChanges<Key> {
+        _Tracking.recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(older._nodeID)
         var changes = VersionedDictionaryChanges<Key>()
         if older._nodeID == _nodeID {
             _MapNode.difference(
@@ -314,8 +336,8 @@ extension VersionedDictionary: Equatable where Value: Equatable {
     /// - Complexity: O(1) for the same version; skips shared subtrees.
     @inlinable
     public static func == (lhs: VersionedDictionary, rhs: VersionedDictionary) -> Bool {
-        _recordWholeRead(lhs._nodeID)
-        _recordWholeRead(rhs._nodeID)
+        _Tracking.recordWholeRead(lhs._nodeID)
+        _Tracking.recordWholeRead(rhs._nodeID)
         guard lhs._count == rhs._count else { return false }
         return _MapNode.entriesEqual(lhs._root, rhs._root, shift: 0)
     }
@@ -324,7 +346,7 @@ extension VersionedDictionary: Equatable where Value: Equatable {
 extension VersionedDictionary: Hashable where Value: Hashable {
     /// Hashes the pairs independently of their order. Records a read.
     public func hash(into hasher: inout Hasher) {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         var combined = 0
         _root.forEachEntry { e in
             var h = Hasher()
@@ -340,7 +362,7 @@ extension VersionedDictionary: Hashable where Value: Hashable {
 extension VersionedDictionary: Encodable where Key: Encodable, Value: Encodable {
     /// Encodes as a `Dictionary` does. Records a read of the whole dictionary.
     public func encode(to encoder: any Encoder) throws {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         var plain: [Key: Value] = [:]
         plain.reserveCapacity(_count)
         _root.forEachEntry { plain[$0.key] = $0.value }
@@ -359,13 +381,13 @@ extension VersionedDictionary: Decodable where Key: Decodable, Value: Decodable 
 extension VersionedDictionary: CustomStringConvertible, CustomDebugStringConvertible {
     /// `[key: value, ...]` like `Dictionary`'s. Records a read.
     public var description: String {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return _describe(debug: false)
     }
 
     /// `VersionedDictionary([key: value, ...])`. Records a read.
     public var debugDescription: String {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return "VersionedDictionary(" + _describe(debug: true) + ")"
     }
 
@@ -387,5 +409,17 @@ extension VersionedDictionary: CustomStringConvertible, CustomDebugStringConvert
             }
         }
         return result + "]"
+    }
+}
+
+extension VersionedDictionary: CustomReflectable {
+    /// A mirror showing the pairs (what `Mirror` and `dump` see). Records a
+    /// read of the whole dictionary.
+    public var customMirror: Mirror {
+        _Tracking.recordWholeRead(_nodeID)
+        var pairs: [(key: Key, value: Value)] = []
+        pairs.reserveCapacity(_count)
+        _root.forEachEntry { pairs.append(($0.key, $0.value)) }
+        return Mirror(self, unlabeledChildren: pairs, displayStyle: .dictionary)
     }
 }

@@ -10,7 +10,7 @@ extension VersionedList {
     @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
         if let (old, new) = try _removeAll(where: shouldBeRemoved) {
-            _journalContentWrite(_nodeID, from: old, to: new)
+            _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         }
     }
 
@@ -48,7 +48,7 @@ extension VersionedList {
     /// - Complexity: O(n).
     @inlinable
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> VersionedList {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         // NB: not journaled: the result is a new value, not a write to this
         // one (storing it somewhere is that place's write).
         var copy = self
@@ -64,7 +64,7 @@ extension VersionedList {
     @inlinable
     public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
         if let (old, new) = try _sort(by: areInIncreasingOrder) {
-            _journalContentWrite(_nodeID, from: old, to: new)
+            _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         }
     }
 
@@ -90,7 +90,7 @@ extension VersionedList {
     /// - Complexity: O(n log n).
     @inlinable
     public func sorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> VersionedList {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         var copy = self
         _ = try copy._sort(by: areInIncreasingOrder)
         return copy

@@ -3,7 +3,7 @@ extension VersionedList: Encodable where Element: Encodable {
     ///
     /// - Complexity: O(n).
     public func encode(to encoder: any Encoder) throws {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         var container = encoder.unkeyedContainer()
         try _root.forEachLeaf { leaf in try container.encode(contentsOf: leaf.elements) }
     }

@@ -10,7 +10,7 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     ///
     /// - Complexity: O(1).
     @inlinable public var endIndex: Int {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return _root.count
     }
 
@@ -18,17 +18,21 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     ///
     /// - Complexity: O(1).
     @inlinable public var count: Int {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return _root.count
     }
 
     /// Whether the list is empty. Records a read of the whole list.
     @inlinable public var isEmpty: Bool {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return _root.count == 0
     }
 
-    @inlinable public var underestimatedCount: Int { _root.count }
+    /// The element count. Records a read of the whole list.
+    @inlinable public var underestimatedCount: Int {
+        _Tracking.recordWholeRead(_nodeID)
+        return _root.count
+    }
 
     @inlinable public func index(after i: Int) -> Int { i + 1 }
     @inlinable public func index(before i: Int) -> Int { i - 1 }
@@ -41,7 +45,7 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     /// - Complexity: O(1) per element, amortized.
     @inlinable
     public func makeIterator() -> Iterator {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         return Iterator(root: _root)
     }
 
@@ -56,7 +60,7 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     /// - Complexity: O(n).
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) rethrows {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         if _root.height == 0 {
             try _root.elements.withUnsafeBufferPointer { elements in
                 for element in elements { try body(element) }
@@ -86,7 +90,7 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     public func _copyContents(
         initializing buffer: UnsafeMutableBufferPointer<Element>
     ) -> (Iterator, UnsafeMutableBufferPointer<Element>.Index) {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         let n = Swift.min(buffer.count, _root.count)
         guard n > 0, var target = buffer.baseAddress else { return (Iterator(root: _root), 0) }
         var remaining = n
@@ -324,7 +328,7 @@ extension VersionedList: RangeReplaceableCollection {
                 subrange, with: (0 ..< inserted.count).lazy.map { _ListSlot(fresh: base &+ UInt64($0)) })
             _root = _ListNode.build(elements, slots: slots, stamp: new)
         }
-        _journalContentWrite(_nodeID, from: old, to: new)
+        _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         _checkAfterWrite()
     }
 
@@ -354,7 +358,7 @@ extension VersionedList: RangeReplaceableCollection {
         _collectionPrecondition(index >= 0 && index <= _root.count, "Index out of range")
         let (old, new) = _beginWrite()
         _insert(element, slot: _ListSlot(fresh: new.rawValue), at: index, stamp: new)
-        _journalContentWrite(_nodeID, from: old, to: new)
+        _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         _checkAfterWrite()
     }
 
@@ -368,7 +372,7 @@ extension VersionedList: RangeReplaceableCollection {
         _collectionPrecondition(index >= 0 && index < _root.count, "Index out of range")
         let (old, new) = _beginWrite()
         let element = _remove(at: index, stamp: new)
-        _journalContentWrite(_nodeID, from: old, to: new)
+        _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         _checkAfterWrite()
         return element
     }
@@ -402,7 +406,7 @@ extension VersionedList: RangeReplaceableCollection {
         let old = _root.stamp
         let new = VersionStamp.next()
         _root = _ListNode(leaf: [], slots: [], stamp: new)
-        _journalContentWrite(_nodeID, from: old, to: new)
+        _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
     }
 
     /// Does nothing: the tree grows node by node.

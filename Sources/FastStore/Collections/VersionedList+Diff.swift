@@ -37,6 +37,8 @@ extension VersionedList {
     ///   nodes visited), O(n) at worst.
     @inlinable
     public func difference(from older: VersionedList) -> VersionedListChanges {
+        _Tracking.recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(older._nodeID)
         if older._root === _root { return VersionedListChanges() }
         guard older._nodeID == _nodeID else {
             return VersionedListChanges(removed: Array(0 ..< older._root.count), inserted: Array(0 ..< _root.count))
@@ -54,6 +56,8 @@ extension VersionedList where Element: Equatable {
     /// correct, O(n + d²), with no updates reported.
     @inlinable
     public func difference(from older: VersionedList) -> VersionedListChanges {
+        _Tracking.recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(older._nodeID)
         if older._root === _root { return VersionedListChanges() }
         if older._nodeID == _nodeID { return _ListNode.difference(from: older._root, to: _root) }
         return VersionedListChanges(Array(self).difference(from: Array(older)))

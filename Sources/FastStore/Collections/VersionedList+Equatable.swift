@@ -7,8 +7,8 @@ extension VersionedList: Equatable where Element: Equatable {
     ///   shared subtrees are equal without looking inside; O(n) otherwise.
     @inlinable
     public static func == (lhs: VersionedList, rhs: VersionedList) -> Bool {
-        _recordWholeRead(lhs._nodeID)
-        _recordWholeRead(rhs._nodeID)
+        _Tracking.recordWholeRead(lhs._nodeID)
+        _Tracking.recordWholeRead(rhs._nodeID)
         if lhs._root === rhs._root { return true }
         if lhs._root.count != rhs._root.count { return false }
         return _ListNode.elementsEqual(lhs._root, rhs._root)
@@ -77,7 +77,7 @@ extension VersionedList: Hashable where Element: Hashable {
     /// - Complexity: O(n).
     @inlinable
     public func hash(into hasher: inout Hasher) {
-        _recordWholeRead(_nodeID)
+        _Tracking.recordWholeRead(_nodeID)
         hasher.combine(_root.count)
         _root.forEachLeaf { leaf in
             for element in leaf.elements { hasher.combine(element) }

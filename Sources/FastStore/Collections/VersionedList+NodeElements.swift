@@ -25,22 +25,16 @@ extension VersionedList where Element: VersionedValue {
             let (old, new) = _beginWrite()
             let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
             leaf.slots[offset].written = new.rawValue
-            // NB: only the element's identity and stamp are kept across the
-            // yield, never a copy of it: a copy would share the element's
-            // storage and force it to copy on write.
-            let beforeID = leaf.elements[offset].nodeID
-            let beforeVersion = leaf.elements[offset].version
-            let journaled = _WriteJournal.expect(beforeID, at: beforeVersion)
+            let access = _Tracking.beginChildAccess(leaf.elements[offset])
             defer {
-                let afterID = leaf.elements[offset].nodeID
-                let afterVersion = leaf.elements[offset].version
-                if journaled {
-                    let untouched = afterID == beforeID && afterVersion == beforeVersion
-                    if untouched || _WriteJournal.isPassThrough(afterID, before: beforeID, at: afterVersion) {
-                        _WriteJournal.write(_nodeID, from: old, to: new, .passThrough)
-                    } else {
-                        _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(position) }
-                    }
+                // NB: the list took a fresh stamp before the yield (the
+                // path copy needs it), so even an untouched element is a
+                // journaled write: a pass-through, like a written-through one.
+                switch _Tracking.endChildAccess(access, leaf.elements[offset]) {
+                case .untouched, .passThrough:
+                    _Tracking.journalWrite(_nodeID, from: old, to: new, .passThrough)
+                case .replaced:
+                    _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
                 }
                 _checkAfterWrite()
             }

@@ -64,11 +64,21 @@ public struct VersionedList<Element> {
 }
 
 extension VersionedList: VersionedValue {
-    /// The list's identity, kept by copies and by every version written from it.
-    @inlinable public var nodeID: NodeID { _nodeID }
+    /// The stamp of the list's latest write. Records a read of the whole
+    /// list (it changes with any write, even of an equal value).
+    @inlinable public var version: VersionStamp {
+        _Tracking.recordWholeRead(_nodeID)
+        return _root.stamp
+    }
 
-    /// The stamp of the list's latest write.
-    @inlinable public var version: VersionStamp { _root.stamp }
+    /// The list's identity and stamp, for the tracking layer (records
+    /// nothing).
+    @inlinable public var _trackingIdentity: _TrackingIdentity { _TrackingIdentity(node: _nodeID, version: _root.stamp) }
+
+    /// Calls `body` with each element (for the tracking layer).
+    @inlinable public func _forEachTrackedChild(_ body: (Any) -> Void) {
+        _root.forEachLeaf { leaf in for element in leaf.elements { body(element) } }
+    }
 }
 
 extension VersionedList: @unchecked Sendable where Element: Sendable {}
@@ -142,7 +152,7 @@ extension VersionedList {
     @inlinable
     internal func _readElement(at position: Int) -> Element {
         _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
-        _recordElementRead(_nodeID) { AnyHashable(position) }
+        _Tracking.recordElementRead(_nodeID, position)
         return _root.element(at: position)
     }
 
@@ -154,7 +164,7 @@ extension VersionedList {
         let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
         leaf.slots[offset].written = new.rawValue
         leaf.elements[offset] = newValue
-        _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(position) }
+        _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
         _checkAfterWrite()
     }
 
@@ -176,7 +186,7 @@ extension VersionedList {
             let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
             leaf.slots[offset].written = new.rawValue
             defer {
-                _journalElementWrite(_nodeID, from: old, to: new) { AnyHashable(position) }
+                _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
                 _checkAfterWrite()
             }
             yield &leaf.elements[offset]

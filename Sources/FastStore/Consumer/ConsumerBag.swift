@@ -62,6 +62,6 @@ extension StateConsumer {
     /// Whether `handle` is registered with this consumer.
     @usableFromInline
     internal func _owns(_ handle: ConsumerHandle<State>) -> Bool {
-        _lock.withLock { _byID[handle.id] === handle }
+        _lock.withLock { _guarded.registry.contains(handle) }
     }
 }

@@ -17,10 +17,11 @@ public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     /// The registration sequence number within its ``StateConsumer``:
     /// callbacks run in increasing `id` order.
     @usableFromInline internal let id: Int
-    /// Runs the selector on a state (recording its reads into the recorder
-    /// when given) and stores the selection. Returns whether the callback
-    /// must be called (by `deliver`).
-    @usableFromInline internal let evaluate: (State, _ReadRecorder?) -> Bool
+    /// Runs the selector on a state (recording its dependencies into the
+    /// recorder when given) and stores the selection. Returns whether the
+    /// callback must be called (by `deliver`), and whether the consumer must
+    /// be evaluated at every consume.
+    @usableFromInline internal let evaluate: (State, _ReadRecorder?) -> _Evaluation
     /// Calls the callback with the change stored by the last `evaluate`
     /// that returned `true`.
     @usableFromInline internal let deliver: () -> Void
@@ -34,7 +35,7 @@ public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline internal var evaluationCount = 0
 
     @inlinable
-    internal init(id: Int, evaluate: @escaping (State, _ReadRecorder?) -> Bool, deliver: @escaping () -> Void) {
+    internal init(id: Int, evaluate: @escaping (State, _ReadRecorder?) -> _Evaluation, deliver: @escaping () -> Void) {
         self.id = id
         self.evaluate = evaluate
         self.deliver = deliver
@@ -61,6 +62,43 @@ internal final class _SelectionSlot<Selection> {
     @inlinable init(last: Selection?) { self.last = last }
 }
 
+/// What one evaluation of a consumer found.
+@usableFromInline
+internal struct _Evaluation {
+    /// The selection changed: the callback must be called.
+    @usableFromInline let changed: Bool
+    /// The recorded reads cannot tell when the selection changes (the
+    /// selection holds something the tracking cannot see through, or is not
+    /// equal to itself): evaluate the consumer at every consume.
+    @usableFromInline let mustRunAlways: Bool
+    @inlinable init(changed: Bool, mustRunAlways: Bool) { self.changed = changed; self.mustRunAlways = mustRunAlways }
+}
+
+/// Runs `selector` on `state` with `recorder` installed and records the
+/// selection's dependencies: the selector's reads, what `isSame(selection,
+/// selection)` reads, and every versioned node the selection holds (see
+/// `_SelectionTracking`). Returns the selection and whether the consumer
+/// must run at every consume.
+@inlinable
+internal func _selectRecording<State, Selection>(
+    _ state: State, _ selector: (State) -> Selection, _ recorder: _ReadRecorder,
+    inspectsSelection: Bool, isSame: (Selection, Selection) -> Bool
+) -> (Selection, mustRunAlways: Bool) {
+    recorder.record {
+        let mark = _TrackingMark.now
+        let selection = selector(state)
+        // NB: comparing the selection with itself, still recording, records
+        // whatever the comparison looks at; a selection that is not the same
+        // as itself (NaN) changes at every consume, as the naive consumer
+        // sees it.
+        var mustRunAlways = !isSame(selection, selection)
+        if inspectsSelection, !_SelectionTracking.recordNodes(in: selection, since: mark, into: recorder) {
+            mustRunAlways = true
+        }
+        return (selection, mustRunAlways)
+    }
+}
+
 extension ConsumerHandle {
     /// A consumer of an `Equatable` selection: called with the previous and
     /// the new selection when they are not `==`.
@@ -70,28 +108,22 @@ extension ConsumerHandle {
         callback: @escaping (Selection?, Selection) -> Void
     ) -> ConsumerHandle {
         let slot = _SelectionSlot<Selection>(last: baseline)
+        let inspectsSelection = _SelectionTracking.mayHoldNodes(Selection.self)
         return ConsumerHandle(id: id, evaluate: { state, recorder in
             let new: Selection
+            var mustRunAlways = false
             if let recorder {
-                new = recorder.record {
-                    let selection = selector(state)
-                    // NB: comparing the selection with itself, still
-                    // recording, records whatever `==` can look at: a
-                    // selection that is a node (`{ $0.settings }`) was
-                    // returned without being read into, and this makes it a
-                    // whole-node dependency.
-                    _ = selection == selection
-                    return selection
-                }
+                (new, mustRunAlways) = _selectRecording(
+                    state, selector, recorder, inspectsSelection: inspectsSelection, isSame: ==)
             } else {
                 new = selector(state)
             }
             let old = slot.last
             slot.last = new
-            if let old, old == new { return false }
+            if let old, old == new { return _Evaluation(changed: false, mustRunAlways: mustRunAlways) }
             slot.pendingOld = old
             slot.pendingNew = new
-            return true
+            return _Evaluation(changed: true, mustRunAlways: mustRunAlways)
         }, deliver: {
             guard let new = slot.pendingNew else { return }
             let old = slot.pendingOld
@@ -110,25 +142,24 @@ extension ConsumerHandle {
         predict: @escaping (T?, T?) -> Bool
     ) -> ConsumerHandle {
         let slot = _SelectionSlot<T?>(last: .some(nil))
+        let inspectsSelection = _SelectionTracking.mayHoldNodes(T?.self)
         return ConsumerHandle(id: id, evaluate: { state, recorder in
             let new: T?
+            var mustRunAlways = false
             if let recorder {
-                new = recorder.record {
-                    let selection = selector(state)
-                    // NB: as `==` for equatable selections: whatever
-                    // `predict` reads of a selection is a dependency.
-                    _ = predict(selection, selection)
-                    return selection
-                }
+                // NB: as `==` for equatable selections: whatever `predict`
+                // reads of a selection is a dependency.
+                (new, mustRunAlways) = _selectRecording(
+                    state, selector, recorder, inspectsSelection: inspectsSelection, isSame: predict)
             } else {
                 new = selector(state)
             }
             let old = slot.last ?? nil
             slot.last = .some(new)
-            if predict(old, new) { return false }
+            if predict(old, new) { return _Evaluation(changed: false, mustRunAlways: mustRunAlways) }
             slot.pendingOld = .some(old)
             slot.pendingNew = .some(new)
-            return true
+            return _Evaluation(changed: true, mustRunAlways: mustRunAlways)
         }, deliver: {
             guard let new = slot.pendingNew else { return }
             let old = slot.pendingOld ?? nil

@@ -4,21 +4,20 @@ extension StateConsumer {
     /// subscription is cancelled or released.
     ///
     /// This is ReSwiftConsumer's `newState(state:) { consumer.consume(newState:
-    /// state) }` pattern. On versioned state each consume after the first
-    /// uses the store's drain journal, so only consumers that read a node
-    /// the drain wrote are evaluated.
+    /// state) }` pattern, which works as well. On versioned state each
+    /// consume after the first finds the drains' writes in the change log,
+    /// so only consumers that read a node a drain wrote are evaluated; on the
+    /// main thread, where the store coalesces states, the writes of every
+    /// skipped drain are found too.
     ///
     /// The store holds the consumer weakly: a consumer that is deallocated
-    /// stops consuming. With ``consumeInstantly`` on, a consumer added later
-    /// is called at once with the store's current state (the consumer then
-    /// keeps no state of its own). The first consume (of the current state) runs on
-    /// the calling thread.
+    /// stops consuming. The first consume (of the current state) runs on the
+    /// calling thread.
     ///
     /// - Parameters:
     ///   - store: The store to consume.
     ///   - thread: Where the consumers are called (the store's
-    ///     ``NotificationThread``; default: the draining thread). On `.main`,
-    ///     the store coalesces drains and hands over their merged changes.
+    ///     ``NotificationThread``; default: the draining thread).
     /// - Returns: The store subscription. Keep it: releasing it disconnects.
     /// - Complexity: the first consume evaluates every consumer; each later
     ///   one, O(writes + affected consumers × their selector cost).
@@ -36,10 +35,6 @@ extension StateConsumer {
         // turn: a drain that publishes meanwhile is delivered after it, never
         // before, so the consumer does not step back to an older state.
         _consumeLatest { store.state }
-        _lock.withLock {
-            _instantSource = { [weak store] in store?.state }
-            _instantState = nil
-        }
         return subscription
     }
 }

@@ -15,14 +15,18 @@
 /// optional selections: only if the selection is not `nil`). Callbacks run
 /// in registration order, on the thread that consumes.
 ///
-/// The consumer never keeps the state. Per consumer it keeps the last
-/// selection and, for versioned state (a ``VersionedValue`` such as
-/// ``Versioned``), what the selector read. When the state comes from a
-/// ``Store`` drain whose writes it can see, it runs only the selectors
-/// that read something the drain wrote: a selector of an unchanged subtree
-/// is not even called. Otherwise (plain state, the first consume, a state
-/// built elsewhere, a skipped version, a wholesale replacement) it runs
-/// every selector and compares with `==`, as ReSwiftConsumer does.
+/// The consumer never keeps the state (unless ``consumeInstantly`` is on).
+/// Per consumer it keeps the last selection and, for versioned state (a
+/// ``VersionedValue`` such as ``Versioned``), what the selector read. When
+/// the new state was produced from the last consumed one by store drains
+/// whose writes it can find (every store logs them, by the root stamp they
+/// produced), it runs only the selectors that read something those drains
+/// wrote: a selector of an unchanged subtree is not even called. Otherwise
+/// (plain state, the first consume, a state built elsewhere, a wholesale
+/// replacement) it runs every selector and compares with `==`, as
+/// ReSwiftConsumer does. A selector whose selection the tracking cannot see
+/// through (a class instance in it, a selection not equal to itself) is run
+/// at every consume. docs/ARCHITECTURE.md states the contract exactly.
 ///
 /// ## Re-entrancy and threads
 /// A `consume(newState:)` that arrives while another is running — from a
@@ -33,48 +37,17 @@
 /// during a consume is first evaluated by the next one. Selectors must not
 /// call into the consumer.
 public final class StateConsumer<State>: @unchecked Sendable {
-    // NB: `@unchecked Sendable`: every field below is guarded by `_lock`,
-    // except `_recorder`, `_candidates` and `_plan`, which only the thread
-    // holding the consuming turn (`_isConsuming`) touches. For the same
-    // reason the fields opt out of Swift's dynamic exclusivity checks
-    // (`@exclusivity(unchecked)`), which cost on every access of a class
-    // property and would guard nothing the lock does not.
+    // NB: `@unchecked Sendable`: `_guarded` is guarded by `_lock`; `_turn`
+    // is touched only by the thread holding the consuming turn
+    // (`_guarded.turn`). Both opt out of Swift's dynamic exclusivity checks,
+    // which cost on every access of a class property and would guard
+    // nothing the lock and the turn do not.
 
     @usableFromInline internal let _lock = _Lock()
-    /// Reads the root identity and stamp of a versioned `State`; `nil` for
-    /// plain state.
+    /// Reads the root identity of a versioned `State`; `nil` for plain state.
     @usableFromInline internal let _rootReader: ((State) -> _RootVersion)?
-
-    /// Every consumer in registration order; removed ones stay until
-    /// compaction.
-    @exclusivity(unchecked) @usableFromInline internal var _ordered: [ConsumerHandle<State>] = []
-    @exclusivity(unchecked) @usableFromInline internal var _removedInOrdered = 0
-    @exclusivity(unchecked) @usableFromInline internal var _byID: [Int: ConsumerHandle<State>] = [:]
-    @exclusivity(unchecked) @usableFromInline internal var _nextID = 0
-    /// Node → consumers that read it, by kind.
-    @exclusivity(unchecked) @usableFromInline internal var _index = _ReaderIndex()
-    /// Consumers with no versioned dependency: never evaluated yet, or a
-    /// selector that reads nothing versioned. Evaluated at every consume.
-    @exclusivity(unchecked) @usableFromInline internal var _unconditional: Set<Int> = []
-    /// Root of the last consumed state (versioned state only).
-    @exclusivity(unchecked) @usableFromInline internal var _lastRoot: _RootVersion?
-    /// The last consumed state, kept only while ``consumeInstantly`` is on
-    /// and no store is connected.
-    @exclusivity(unchecked) @usableFromInline internal var _instantState: State?
-    /// The connected store's current state (see `connect(to:on:)`), read
-    /// instead of keeping the last state when ``consumeInstantly`` is on.
-    @exclusivity(unchecked) @usableFromInline internal var _instantSource: (() -> State?)?
-    @exclusivity(unchecked) @usableFromInline internal var _consumeInstantly = false
-
-    @exclusivity(unchecked) @usableFromInline internal var _isConsuming = false
-    @exclusivity(unchecked) @usableFromInline internal var _pending: [_PendingConsume<State>] = []
-
-    @usableFromInline internal let _recorder = _ReadRecorder()
-    @exclusivity(unchecked) @usableFromInline internal var _candidates: [Int] = []
-    @exclusivity(unchecked) @usableFromInline internal var _plan: [ConsumerHandle<State>] = []
-
-    /// Statistics of the consumes so far, for tests and benchmarks.
-    @exclusivity(unchecked) @usableFromInline internal var _stats = _ConsumeStatistics()
+    @exclusivity(unchecked) @usableFromInline internal var _guarded = _ConsumerGuarded<State>()
+    @exclusivity(unchecked) @usableFromInline internal var _turn = _ConsumerTurnOwned<State>()
 
     /// An empty consumer.
     public init() {
@@ -85,52 +58,41 @@ public final class StateConsumer<State>: @unchecked Sendable {
     /// consumed state (as `old: nil`), as in ReSwiftConsumer. Default
     /// `false`.
     ///
-    /// Connected to a store (`connect(to:on:)`), the new consumer is called
-    /// with the store's current state. Otherwise the consumer keeps the last
-    /// consumed state while this is on. NB: a kept state shares its
-    /// copy-on-write storage with the store's, so the reducer's next write
-    /// to a shared node or buffer copies it. With it off (the default)
-    /// nothing of the state is kept, and a consumer added between consumes
-    /// is first called at the next consume. A consumer added during a
-    /// consume is first called at the next one either way.
+    /// While it is on, the consumer keeps the last state it consumed (from
+    /// whichever store or caller it came), and a new consumer is evaluated
+    /// against it. NB: a kept state shares its copy-on-write storage with
+    /// the store's, so it costs no copy of its own. With it off nothing of
+    /// the state is kept, and a consumer added between consumes is first
+    /// called at the next consume. A consumer added during a consume is
+    /// first called at the next one either way.
     public var consumeInstantly: Bool {
-        get { _lock.withLock { _consumeInstantly } }
+        get { _lock.withLock { _guarded.consumeInstantly } }
         set {
             _lock.withLock {
-                _consumeInstantly = newValue
-                if !newValue { _instantState = nil }
+                _guarded.consumeInstantly = newValue
+                if !newValue { _guarded.instantState = nil }
             }
         }
     }
 
     /// The number of consumers registered.
-    public var count: Int { _lock.withLock { _byID.count } }
+    public var count: Int { _lock.withLock { _guarded.registry.count } }
 
     // MARK: Registration
 
-    /// Registers a consumer built by `make` with a fresh id.
+    /// Registers a consumer built by `make` with a fresh id, and with
+    /// ``consumeInstantly`` on evaluates it against the last consumed state.
     @inlinable
     internal func _register(_ make: (Int) -> ConsumerHandle<State>) -> ConsumerHandle<State> {
         _lock.lock()
-        let handle = make(_nextID)
-        _nextID += 1
-        _ordered.append(handle)
-        _byID[handle.id] = handle
-        _unconditional.insert(handle.id)
-        guard _consumeInstantly, !_isConsuming, _instantSource != nil || _instantState != nil else {
+        let handle = _guarded.registry.register(make)
+        guard _guarded.consumeInstantly, let state = _guarded.instantState, _guarded.turn.takeIfFree() else {
             _lock.unlock()
             return handle
         }
-        _isConsuming = true
-        let source = _instantSource
-        let kept = _instantState
         _lock.unlock()
-        // NB: the source is read holding the consuming turn, not the lock:
-        // reading a store's state takes the store's lock.
-        if let state = source?() ?? kept {
-            _evaluateAndDeliver(handle, state)
-        }
-        _finishConsuming()
+        _evaluateAndDeliver(handle, state)
+        _finishTurn()
         return handle
     }
 
@@ -140,47 +102,14 @@ public final class StateConsumer<State>: @unchecked Sendable {
     ///
     /// - Complexity: O(its dependencies), amortized.
     public func remove(_ consumer: ConsumerHandle<State>) {
-        _lock.withLock {
-            guard _byID[consumer.id] === consumer else { return }
-            _unregister(consumer)
-            _compactIfNeeded()
-        }
+        _lock.withLock { _guarded.registry.remove(consumer) }
     }
 
     /// Removes every consumer.
     ///
     /// - Complexity: O(consumers + their dependencies).
     public func removeAll() {
-        _lock.withLock {
-            for handle in _ordered where !handle.isRemoved {
-                handle.isRemoved = true
-                handle.dependencies = []
-            }
-            _ordered.removeAll()
-            _removedInOrdered = 0
-            _byID.removeAll()
-            _unconditional.removeAll()
-            _index = _ReaderIndex()
-        }
-    }
-
-    /// Must hold the lock.
-    @inlinable
-    internal func _unregister(_ handle: ConsumerHandle<State>) {
-        handle.isRemoved = true
-        _byID[handle.id] = nil
-        _unconditional.remove(handle.id)
-        for dependency in handle.dependencies { _index.remove(dependency, reader: handle.id) }
-        handle.dependencies = []
-        _removedInOrdered += 1
-    }
-
-    /// Must hold the lock.
-    @inlinable
-    internal func _compactIfNeeded() {
-        guard _removedInOrdered > 16, _removedInOrdered * 2 > _ordered.count else { return }
-        _ordered.removeAll { $0.isRemoved }
-        _removedInOrdered = 0
+        _lock.withLock { _guarded.registry.removeAll() }
     }
 
     // MARK: Consuming
@@ -188,11 +117,11 @@ public final class StateConsumer<State>: @unchecked Sendable {
     /// Delivers `newState` to the consumers whose selection changed since
     /// they last saw one.
     ///
-    /// When `newState` comes from a ``Store`` drain (called from a store
-    /// subscriber, with the drain's changes visible) and the consumer's last
-    /// state is the drain's starting state, only the consumers that read a
-    /// node the drain wrote are evaluated; the others keep their selection
-    /// and their selectors are not run. Otherwise every selector runs.
+    /// When `newState` was produced from the last consumed state by store
+    /// drains (any store, delivered any way), only the consumers that read a
+    /// node those drains wrote are evaluated; the others keep their
+    /// selection and their selectors are not run. Otherwise every selector
+    /// runs.
     ///
     /// - Complexity: on the journaled path, O(writes + affected consumers ×
     ///   their selector cost), independent of the size of the state and of
@@ -200,17 +129,12 @@ public final class StateConsumer<State>: @unchecked Sendable {
     ///   selector cost).
     @inlinable
     public func consume(newState: State) {
-        let changes = _DrainChanges.current
         _lock.lock()
-        if _isConsuming {
-            _pending.append(.state(newState, changes))
-            _lock.unlock()
-            return
-        }
-        _isConsuming = true
+        let mustConsume = _guarded.turn.arrive(.state(newState))
         _lock.unlock()
-        _consumeOne(newState, changes)
-        _finishConsuming()
+        guard mustConsume else { return }
+        _consumeOne(newState)
+        _finishTurn()
     }
 
     /// Consumes the state `read` returns, reading it only once this thread
@@ -219,96 +143,76 @@ public final class StateConsumer<State>: @unchecked Sendable {
     @inlinable
     internal func _consumeLatest(_ read: @escaping () -> State) {
         _lock.lock()
-        if _isConsuming {
-            _pending.append(.read(read))
-            _lock.unlock()
-            return
-        }
-        _isConsuming = true
+        let mustConsume = _guarded.turn.arrive(.read(read))
         _lock.unlock()
-        _consumeOne(read(), nil)
-        _finishConsuming()
+        guard mustConsume else { return }
+        _consumeOne(read())
+        _finishTurn()
     }
 
     /// Delivers the queued consumes, then gives up the consuming turn.
     @inlinable
-    internal func _finishConsuming() {
+    internal func _finishTurn() {
         while true {
             _lock.lock()
-            if _pending.isEmpty {
-                _isConsuming = false
-                _lock.unlock()
-                return
-            }
-            let next = _pending.removeFirst()
+            let next = _guarded.turn.next()
             _lock.unlock()
             switch next {
-            case .state(let state, let changes): _consumeOne(state, changes)
-            case .read(let read): _consumeOne(read(), nil)
+            case nil: return
+            case .state(let state)?: _consumeOne(state)
+            case .read(let read)?: _consumeOne(read())
             }
         }
     }
 
     /// One consume, holding the consuming turn.
     @inlinable
-    internal func _consumeOne(_ state: State, _ changes: _DrainChanges?) {
+    internal func _consumeOne(_ state: State) {
+        _turn.plan.removeAll(keepingCapacity: true)
+        let newRoot = _rootReader?(state)
+        // NB: the change log is read before taking the consumer's lock, so
+        // the two locks are never held together.
         _lock.lock()
-        _instantState = _consumeInstantly && _instantSource == nil ? state : nil
-        _plan.removeAll(keepingCapacity: true)
-        if let _rootReader {
-            let newRoot = _rootReader(state)
-            if let lastRoot = _lastRoot, lastRoot == newRoot {
+        let lastRoot = _guarded.lastRoot
+        _lock.unlock()
+        var journaled = false
+        if let newRoot, let lastRoot, lastRoot != newRoot {
+            journaled = _ChangeLog.shared.spans(from: lastRoot, to: newRoot, into: &_turn.spans)
+        }
+
+        _lock.lock()
+        if _guarded.consumeInstantly { _guarded.instantState = state }
+        if let newRoot {
+            if let lastRoot, lastRoot == newRoot {
                 // Same node at the same stamp: same state. Only consumers
                 // that have not seen it (or depend on nothing) run.
-                _planCandidates(fromWrites: nil)
-                _stats.unchangedConsumes += 1
-            } else if let lastRoot = _lastRoot, let changes, changes.isChained,
-                      changes.oldRoot == lastRoot, changes.newRoot == newRoot {
-                _planCandidates(fromWrites: changes)
-                _stats.journaledConsumes += 1
+                _guarded.registry.planAffected(by: [], candidates: &_turn.candidates, into: &_turn.plan)
+                _guarded.stats.unchangedConsumes += 1
+            } else if journaled {
+                _guarded.registry.planAffected(by: _turn.spans, candidates: &_turn.candidates, into: &_turn.plan)
+                _guarded.stats.journaledConsumes += 1
             } else {
-                _planAll()
-                _stats.fullConsumes += 1
+                _guarded.registry.planAll(into: &_turn.plan)
+                _guarded.stats.fullConsumes += 1
+                #if FASTSTORE_INTERNAL_CHECKS
+                if lastRoot != nil { _diagnoseSlowPath(lastRoot: lastRoot!, newRoot: newRoot) }
+                #endif
             }
-            _lastRoot = newRoot
+            _guarded.lastRoot = newRoot
         } else {
-            _planAll()
-            _stats.fullConsumes += 1
+            _guarded.registry.planAll(into: &_turn.plan)
+            _guarded.stats.fullConsumes += 1
         }
         _lock.unlock()
+        _turn.spans.removeAll(keepingCapacity: true)
 
-        for handle in _plan {
+        for handle in _turn.plan {
             _evaluateAndDeliver(handle, state)
         }
-        _plan.removeAll(keepingCapacity: true)
+        _turn.plan.removeAll(keepingCapacity: true)
         #if FASTSTORE_INTERNAL_CHECKS
-        _lock.withLock { _invariantCheck() }
+        _lock.withLock { _guarded.registry._invariantCheck() }
         #endif
-    }
-
-    /// Plans every live consumer, in registration order. Must hold the lock.
-    @inlinable
-    internal func _planAll() {
-        for handle in _ordered where !handle.isRemoved { _plan.append(handle) }
-    }
-
-    /// Plans the consumers affected by `changes` (none when `nil`), plus the
-    /// unconditional ones, in registration order. Must hold the lock.
-    @inlinable
-    internal func _planCandidates(fromWrites changes: _DrainChanges?) {
-        _candidates.removeAll(keepingCapacity: true)
-        if let changes {
-            for write in changes.writes {
-                _index.collect(write.node, write.kind, into: &_candidates)
-            }
-        }
-        _candidates.append(contentsOf: _unconditional)
-        _candidates.sort()
-        var previous = -1
-        for id in _candidates where id != previous {
-            previous = id
-            if let handle = _byID[id] { _plan.append(handle) }
-        }
     }
 
     /// Evaluates one consumer, updates its dependencies and calls it if its
@@ -316,100 +220,63 @@ public final class StateConsumer<State>: @unchecked Sendable {
     @inlinable
     internal func _evaluateAndDeliver(_ handle: ConsumerHandle<State>, _ state: State) {
         if _lock.withLock({ handle.isRemoved }) { return }
-        let changed: Bool
-        if _rootReader != nil {
-            _recorder.dependencies.removeAll(keepingCapacity: true)
-            handle.evaluationCount &+= 1
-            changed = handle.evaluate(state, _recorder)
-            _lock.lock()
-            _stats.evaluations += 1
-            if !handle.isRemoved { _updateDependencies(handle, recorded: _recorder.dependencies) }
-            let removed = handle.isRemoved
-            _lock.unlock()
-            if removed { return }
-        } else {
-            handle.evaluationCount &+= 1
-            changed = handle.evaluate(state, nil)
-            _lock.lock()
-            _stats.evaluations += 1
-            let removed = handle.isRemoved
-            _lock.unlock()
-            if removed { return }
+        let recorder = _rootReader == nil ? nil : _turn.recorder
+        recorder?.dependencies.removeAll(keepingCapacity: true)
+        handle.evaluationCount &+= 1
+        let evaluation = handle.evaluate(state, recorder)
+        _lock.lock()
+        _guarded.stats.evaluations += 1
+        if let recorder, !handle.isRemoved {
+            _guarded.registry.updateDependencies(
+                handle, recorded: recorder.dependencies, unconditional: evaluation.mustRunAlways)
         }
-        if changed {
+        let removed = handle.isRemoved
+        _lock.unlock()
+        if !removed && evaluation.changed {
             handle.deliver()
         }
     }
 
-    /// Replaces the dependencies `handle` is indexed under with the reads
-    /// `recorded` (which may repeat). Must hold the lock.
-    ///
-    /// - Complexity: O(reads²) for a few reads when they did not change (the
-    ///   usual case, no allocation); else O(reads) expected.
-    @inlinable
-    internal func _updateDependencies(_ handle: ConsumerHandle<State>, recorded: [_Dependency]) {
-        if recorded.isEmpty {
-            _unconditional.insert(handle.id)
-        } else if !handle.dependencies.isEmpty {
-            // NB: a selector usually reads what it read last time; checking
-            // that in place spares building and re-indexing a new list.
-            if recorded.count <= 32, handle.dependencies.count <= 32,
-               Self._sameSet(recorded, handle.dependencies) { return }
-        } else {
-            _unconditional.remove(handle.id)
-        }
-        let dependencies = Self._deduplicated(recorded)
-        for dependency in handle.dependencies { _index.remove(dependency, reader: handle.id) }
-        for dependency in dependencies { _index.insert(dependency, reader: handle.id) }
-        handle.dependencies = dependencies
+    #if FASTSTORE_INTERNAL_CHECKS
+    /// Says, once per consumer, that a consume of versioned state had to
+    /// evaluate every selector. Must hold the lock.
+    @usableFromInline
+    internal func _diagnoseSlowPath(lastRoot: _RootVersion, newRoot: _RootVersion) {
+        guard !_guarded.diagnosedSlowPath else { return }
+        _guarded.diagnosedSlowPath = true
+        let reason = lastRoot.node != newRoot.node
+            ? "the new state is another root node (built elsewhere, or a wholesale replacement)"
+            : "no logged store drains lead from the last consumed state to this one (a state mutated outside a store, an earlier version, or a wholesale replacement)"
+        _Diagnostics.note("StateConsumer<\(State.self)>: evaluating every selector: \(reason). Correct, but O(consumers).")
     }
-
-    /// Whether `recorded` (with repeats) holds exactly the elements of
-    /// `unique` (without repeats).
-    @inlinable
-    internal static func _sameSet(_ recorded: [_Dependency], _ unique: [_Dependency]) -> Bool {
-        // NB: a selector usually reads the same things in the same order:
-        // one pass settles that (element keys are `AnyHashable`s, whose
-        // comparison is not cheap).
-        if recorded.count == unique.count {
-            var same = true
-            for index in recorded.indices where recorded[index] != unique[index] {
-                same = false
-                break
-            }
-            if same { return true }
-        }
-        for dependency in recorded where !unique.contains(dependency) { return false }
-        for dependency in unique where !recorded.contains(dependency) { return false }
-        return true
-    }
-
-    /// `dependencies` without repeats, in first-read order.
-    ///
-    /// - Complexity: O(n²) for up to 16 reads (the usual case, no
-    ///   allocation), O(n) expected beyond.
-    @inlinable
-    internal static func _deduplicated(_ dependencies: [_Dependency]) -> [_Dependency] {
-        if dependencies.count <= 16 {
-            var unique: [_Dependency] = []
-            unique.reserveCapacity(dependencies.count)
-            for dependency in dependencies where !unique.contains(dependency) {
-                unique.append(dependency)
-            }
-            return unique
-        }
-        var seen = Set<_Dependency>()
-        return dependencies.filter { seen.insert($0).inserted }
-    }
+    #endif
 }
 
-/// A consume that arrived while another was running.
+/// The part of a ``StateConsumer`` guarded by its lock.
 @usableFromInline
-internal enum _PendingConsume<State> {
-    /// A state, with the drain changes installed when it arrived.
-    case state(State, _DrainChanges?)
-    /// The latest state of a source, read when its turn comes.
-    case read(() -> State)
+internal struct _ConsumerGuarded<State> {
+    @usableFromInline var registry = _ConsumerRegistry<State>()
+    @usableFromInline var turn = _ConsumeTurn<_PendingConsume<State>>()
+    /// Root of the last consumed state (versioned state only).
+    @usableFromInline var lastRoot: _RootVersion?
+    /// The last consumed state, kept only while `consumeInstantly` is on.
+    @usableFromInline var instantState: State?
+    @usableFromInline var consumeInstantly = false
+    /// Statistics of the consumes so far, for tests and benchmarks.
+    @usableFromInline var stats = _ConsumeStatistics()
+    @usableFromInline var diagnosedSlowPath = false
+    @inlinable init() {}
+}
+
+/// The part of a ``StateConsumer`` only the thread holding the consuming
+/// turn touches: scratch buffers reused from consume to consume.
+@usableFromInline
+internal struct _ConsumerTurnOwned<State> {
+    @usableFromInline let recorder = _ReadRecorder()
+    @usableFromInline var candidates: [Int] = []
+    @usableFromInline var plan: [ConsumerHandle<State>] = []
+    @usableFromInline var spans: [_DrainChanges] = []
+    @inlinable init() {}
 }
 
 /// Counters of what consumes did, for tests and benchmarks (read through
@@ -418,7 +285,7 @@ internal enum _PendingConsume<State> {
 public struct _ConsumeStatistics: Equatable, Sendable {
     /// Consumes that evaluated every consumer.
     public var fullConsumes = 0
-    /// Consumes that evaluated only consumers affected by a drain's writes.
+    /// Consumes that evaluated only consumers affected by drains' writes.
     public var journaledConsumes = 0
     /// Consumes of the very state consumed last.
     public var unchangedConsumes = 0

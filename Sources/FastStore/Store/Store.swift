@@ -173,7 +173,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     /// would wait for itself: that is a precondition failure.
     public func flush() async {
         precondition(
-            _DrainMarker.current !== self,
+            _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self),
             "FastStore: Store.flush() called from inside the store's own drain (reducer, middleware or subscriber); it would wait for itself"
         )
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -193,7 +193,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     /// - Precondition: not called from inside this store's drain.
     public func waitUntilIdle() {
         precondition(
-            _DrainMarker.current !== self,
+            _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self),
             "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber); it would wait for itself"
         )
         while true {
@@ -225,9 +225,10 @@ public final class Store<State, Action>: @unchecked Sendable {
     ///   dispatching thread's own action, never queued).
     @inlinable
     func _drain(first: Action?) {
-        let outerMarker = _DrainMarker.current
-        _DrainMarker.current = self
-        defer { _DrainMarker.current = outerMarker }
+        let context = _TrackingContext.current
+        let outerStore = context.drainingStore
+        context.drainingStore = ObjectIdentifier(self)
+        defer { context.drainingStore = outerStore }
 
         var first = first
         // NB: only the draining thread writes `_guarded.pointee.state`, so it
@@ -250,8 +251,11 @@ public final class Store<State, Action>: @unchecked Sendable {
             }
             first = nil
             _owned.pointee.batch.removeAll(keepingCapacity: true)
-            let changes = oldRoot.map { old in
-                _DrainChanges(journal: _journal, oldRoot: old, newRoot: _rootVersion!(_owned.pointee.working))
+            if let oldRoot {
+                // Consumers find the drain's writes by the root stamp it
+                // produced, whichever way the state reaches them.
+                _ChangeLog.shared.publish(
+                    _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working)))
             }
 
             // Publish it, notify, then take the next batch or finish.
@@ -268,11 +272,7 @@ public final class Store<State, Action>: @unchecked Sendable {
             _lock.unlock()
             if observed { _registrar.didSet(self, keyPath: _stateKeyPath) }
             if !subscribers.isEmpty {
-                if let changes {
-                    changes.installed { _notify(subscribers, _owned.pointee.working, changes) }
-                } else {
-                    _notify(subscribers, _owned.pointee.working, nil)
-                }
+                _notify(subscribers, _owned.pointee.working)
                 _lock.lock()
                 finished = _takeNextBatchOrFinish()
                 _lock.unlock()
@@ -319,18 +319,18 @@ public final class Store<State, Action>: @unchecked Sendable {
     /// the published state elsewhere.
     @usableFromInline
     var _middlewareState: State {
-        _DrainMarker.current === self ? _owned.pointee.working : state
+        _TrackingContext.ifPresent?.drainingStore == ObjectIdentifier(self) ? _owned.pointee.working : state
     }
 
     @inlinable
-    func _notify(_ subscribers: [_Subscriber<State>], _ newState: State, _ changes: _DrainChanges?) {
+    func _notify(_ subscribers: [_Subscriber<State>], _ newState: State) {
         var sawGone = false
         for subscriber in subscribers where !subscriber.cancelled.load(ordering: .acquiring) {
             switch subscriber.thread {
             case .drainThread:
                 if !subscriber.deliver(newState) { sawGone = true }
             case .main:
-                _deliverOnMain(subscriber, newState, changes)
+                _deliverOnMain(subscriber, newState)
             }
         }
         if sawGone { _removeGoneSubscribers() }
@@ -435,20 +435,12 @@ public final class Store<State, Action>: @unchecked Sendable {
     }
 
     @usableFromInline
-    func _deliverOnMain(_ subscriber: _Subscriber<State>, _ newState: State, _ changes: _DrainChanges?) {
+    func _deliverOnMain(_ subscriber: _Subscriber<State>, _ newState: State) {
         #if canImport(Dispatch)
         subscriber.mainLock.lock()
-        // Coalesced notifications carry the union of their batches' writes,
-        // from the first batch's old root to the last one's new root, so a
-        // StateConsumer on the main thread keeps its journaled fast path. One
-        // batch without changes (unversioned state) drops them for the span.
-        if subscriber.mainPending == nil {
-            subscriber.mainChanges = changes.map { [$0] }
-        } else if let changes {
-            subscriber.mainChanges?.append(changes)
-        } else {
-            subscriber.mainChanges = nil
-        }
+        // NB: states that pile up while a delivery is pending are coalesced:
+        // the subscriber gets the latest. A StateConsumer fed this way finds
+        // the writes of every drain it skipped in the change log.
         subscriber.mainPending = newState
         let schedule = !subscriber.mainScheduled
         subscriber.mainScheduled = true
@@ -459,15 +451,11 @@ public final class Store<State, Action>: @unchecked Sendable {
             let (store, subscriber) = box.value
             subscriber.mainLock.lock()
             let state = subscriber.mainPending
-            let changes = subscriber.mainChanges.map(_DrainChanges.merging)
             subscriber.mainPending = nil
-            subscriber.mainChanges = nil
             subscriber.mainScheduled = false
             subscriber.mainLock.unlock()
             guard let state, !subscriber.cancelled.load(ordering: .acquiring) else { return }
-            let delivered = changes.map { changes in changes.installed { subscriber.deliver(state) } }
-                ?? subscriber.deliver(state)
-            if !delivered { store._removeGoneSubscribers() }
+            if !subscriber.deliver(state) { store._removeGoneSubscribers() }
         }
         #else
         _ = subscriber.deliver(newState)
@@ -493,16 +481,6 @@ internal struct _StoreDrainOwned<State, Action> {
     @inlinable init(working: State) {
         self.working = working
         batch.reserveCapacity(64)
-    }
-}
-
-/// The store whose drain runs on the calling thread, if any.
-@usableFromInline
-internal enum _DrainMarker {
-    @usableFromInline static let _slot = _ThreadLocal<AnyObject>()
-    @inlinable static var current: AnyObject? {
-        get { _slot.value }
-        set { _slot.value = newValue }
     }
 }
 

@@ -81,7 +81,6 @@ internal final class _Subscriber<State>: @unchecked Sendable {
     /// a delivery is scheduled. Guarded by `mainLock`.
     let mainLock = _Lock()
     var mainPending: State?
-    var mainChanges: [_DrainChanges]?
     var mainScheduled = false
 
     init(id: UInt64, thread: NotificationThread, object: AnyObject?, deliver: @escaping (State) -> Bool) {

@@ -8,9 +8,12 @@ import Atomics
 /// of them is written, and a write always takes a fresh stamp. That is what
 /// lets FastStore answer "did this change?" without comparing contents, and
 /// what rules out ABA confusion when a state is replaced by another one.
+///
+/// Stamps are opaque: compare them, order them, print them; only FastStore
+/// makes them.
 public struct VersionStamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The raw counter value. Only its equality and order mean anything.
-    public let rawValue: UInt64
+    @usableFromInline internal let rawValue: UInt64
 
     @inlinable
     internal init(rawValue: UInt64) { self.rawValue = rawValue }
@@ -29,9 +32,12 @@ public struct VersionStamp: Hashable, Comparable, Sendable, CustomStringConverti
 
 /// The stable identity of a versioned node: assigned when a node is created,
 /// kept by its copies and by every later version written from it.
+///
+/// Identities are opaque: compare them, hash them, print them; only FastStore
+/// makes them.
 public struct NodeID: Hashable, Sendable, CustomStringConvertible {
     /// The raw identifier. Only its equality means anything.
-    public let rawValue: UInt64
+    @usableFromInline internal let rawValue: UInt64
 
     @inlinable
     internal init(rawValue: UInt64) { self.rawValue = rawValue }
@@ -51,12 +57,64 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
 @usableFromInline internal let _nodeIDCounter = ManagedAtomic<UInt64>(0)
 
 /// A value FastStore can see the identity and version of: ``Versioned`` nodes
-/// and the versioned collections.
+/// and the versioned collections (``VersionedList``, ``IdentifiedList``,
+/// ``VersionedDictionary``).
 ///
-/// Two values with equal `nodeID` and `version` have equal contents.
+/// Two values with equal `nodeID` and `version` have equal contents: the
+/// consumers skip work on that promise. Only FastStore's own types keep it
+/// (every write takes a fresh stamp, and reads and writes report to the
+/// tracking layer), so the protocol is not meant for conformance outside
+/// FastStore: its requirement is underscored, and what it returns can only
+/// be made by FastStore. Use it as a constraint.
 public protocol VersionedValue {
+    /// The node's identity and the stamp of its latest write, without
+    /// recording a read. FastStore's types only.
+    var _trackingIdentity: _TrackingIdentity { get }
+    /// Calls `body` with what the value holds (a node's value, a
+    /// collection's elements), without recording. FastStore's types only.
+    func _forEachTrackedChild(_ body: (Any) -> Void)
+}
+
+extension VersionedValue {
     /// The identity of this value's node, kept across copies and writes.
-    var nodeID: NodeID { get }
-    /// The stamp of this value's latest write.
-    var version: VersionStamp { get }
+    /// Reading it records nothing (it never changes).
+    @inlinable
+    public var nodeID: NodeID { _trackingIdentity.node }
+}
+
+/// A versioned value's identity and stamp, as FastStore's types report them
+/// to the tracking layer. Opaque: only FastStore makes one.
+public struct _TrackingIdentity: Hashable, Sendable {
+    @usableFromInline internal let node: NodeID
+    @usableFromInline internal let version: VersionStamp
+    @inlinable internal init(node: NodeID, version: VersionStamp) { self.node = node; self.version = version }
+}
+
+/// The root identity and version of a state whose type is a
+/// ``VersionedValue``.
+@usableFromInline
+internal typealias _RootVersion = _TrackingIdentity
+
+extension _TrackingIdentity {
+    /// A function reading the root identity of a `State`, or `nil` when
+    /// `State` is not a ``VersionedValue``. Resolve it once per store or
+    /// consumer, not per call: it opens the metatype existential.
+    @inlinable
+    static func reader<State>(for type: State.Type) -> ((State) -> _TrackingIdentity)? {
+        guard let versioned = type as? any VersionedValue.Type else { return nil }
+        func make<V: VersionedValue>(_: V.Type) -> (State) -> _TrackingIdentity {
+            // NB: `State == V` here; the bit cast spares a dynamic cast per call.
+            { state in unsafeBitCast(state, to: V.self)._trackingIdentity }
+        }
+        return make(versioned)
+    }
+}
+
+/// Reserves `count` consecutive fresh stamps and returns the first raw value.
+/// Element identities are drawn from the stamp counter, so that an identity
+/// can double as the element's first write stamp.
+@inlinable
+internal func _reserveStamps(_ count: Int) -> UInt64 {
+    precondition(count >= 0)
+    return _stampCounter.loadThenWrappingIncrement(by: UInt64(count), ordering: .relaxed) &+ 1
 }

@@ -1,7 +1,6 @@
 /// Runs mutations of a state exactly as a ``Store`` drain does — under a
-/// write journal — and then notifies with the drain's changes installed, so
-/// that tests and benchmarks can feed a ``StateConsumer`` the journaled way
-/// without a store.
+/// write journal, its changes logged for consumers — so that tests and
+/// benchmarks can feed a ``StateConsumer`` the journaled way without a store.
 @_spi(Testing)
 public enum _DrainSimulator {
     /// Whether FastStore was built with its internal invariant checks
@@ -15,9 +14,9 @@ public enum _DrainSimulator {
         #endif
     }
 
-    /// Applies `mutate` to `state` with a write journal installed, then calls
-    /// `notify` with the new state while the drain's changes (the journaled
-    /// writes, the root before and after) are installed for the thread.
+    /// Applies `mutate` to `state` with a write journal installed, logs the
+    /// drain's changes as a store does, then calls `notify` with the new
+    /// state.
     ///
     /// - Complexity: the cost of `mutate` plus O(1) per versioned write,
     ///   plus the cost of `notify`.
@@ -30,21 +29,10 @@ public enum _DrainSimulator {
         let oldRoot = rootReader?(state)
         let journal = _WriteJournal()
         try journal.record { try mutate(&state) }
-        let changes = _DrainChanges(journal: journal, oldRoot: oldRoot, newRoot: rootReader?(state))
-        try changes.installed { try notify(state) }
-    }
-
-    /// Calls `notify` with `state` while drain changes that claim the given
-    /// (possibly false) root step and writes are installed: for tests of
-    /// how a consumer treats changes that do not match its last state.
-    public static func notify<State>(
-        _ state: State,
-        claimingFrom oldState: State,
-        _ notify: (State) throws -> Void
-    ) rethrows {
-        guard let rootReader = _RootVersion.reader(for: State.self) else { return try notify(state) }
-        let changes = _DrainChanges(journal: _WriteJournal(), oldRoot: rootReader(oldState), newRoot: rootReader(state))
-        try changes.installed { try notify(state) }
+        if let rootReader, let oldRoot {
+            _ChangeLog.shared.publish(_DrainChanges(journal: journal, oldRoot: oldRoot, newRoot: rootReader(state)))
+        }
+        try notify(state)
     }
 }
 
@@ -65,7 +53,9 @@ public final class _SimulatedDrains<State> {
         let oldRoot = rootReader?(state)
         journal.reset()
         try journal.record { try mutate(&state) }
-        let changes = _DrainChanges(journal: journal, oldRoot: oldRoot, newRoot: rootReader?(state))
-        try changes.installed { try notify(state) }
+        if let rootReader, let oldRoot {
+            _ChangeLog.shared.publish(_DrainChanges(journal: journal, oldRoot: oldRoot, newRoot: rootReader(state)))
+        }
+        try notify(state)
     }
 }

@@ -1,247 +1,131 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
-/// What a selector read from a versioned node.
-@usableFromInline
-internal enum _ReadKind: Hashable {
-    /// The node's whole value (a selector returned it, iterated it, counted
-    /// it, compared it). Any write at or below the node can change it.
-    case whole
-    /// A member of a struct node, or a child node reached through it. Changes
-    /// when the node's own contents change, not when a child node is merely
-    /// written through (``_WriteKind/passThrough``).
-    case member
-    /// One element of a collection node, by key (an index for lists).
-    case element(AnyHashable)
-    /// One stored field of a struct node (``Versioned``), by its storage
-    /// range. Changes when a write to an overlapping range changes it, or
-    /// when the node's contents change as a whole.
-    case field(_FieldRange)
-}
-
-/// The bytes a stored property occupies within its struct: what tells two
-/// fields of a ``Versioned`` node apart.
+/// The hooks every versioned type calls to report its reads and writes: the
+/// only way into the read recorder and the write journal.
 ///
-/// NB: ranges rather than key paths: a key path reaching two levels deep
-/// (`\.pair.tag`) overlaps the field it lies in (`\.pair`), and comparing
-/// ranges captures that without knowing the struct's layout. Computed
-/// properties have no range (`MemoryLayout.offset(of:)` is `nil`); they are
-/// tracked coarsely, as ``_ReadKind/member`` and ``_WriteKind/content``.
+/// - Reads: ``recordRead(_:_:)`` and its shorthands, while a consumer
+///   evaluates a selector.
+/// - Writes: ``journalWrite(_:from:to:_:)`` and its shorthands, while a
+///   store drains. A versioned type takes a fresh stamp for every write
+///   (journaled or not) and reports the old and new stamp.
+/// - Child access: ``beginChildAccess(_:)`` before yielding a child node for
+///   mutation and ``endChildAccess(_:_:)`` after, which tells the parent
+///   whether the child came back untouched, written through (a pass-through
+///   the journal proves) or replaced.
+///
+/// Each hook costs one thread-local load and a nil check when nothing is
+/// installed; keys are built only when something records.
 @usableFromInline
-internal struct _FieldRange: Hashable, Sendable, CustomStringConvertible {
-    @usableFromInline let offset: Int
-    @usableFromInline let size: Int
+internal enum _Tracking {
+    // MARK: Reads
 
-    /// A range of `size` bytes (at least one, so that zero-sized fields
-    /// still compare by position) at `offset`.
-    @inlinable
-    init(offset: Int, size: Int) {
-        self.offset = offset
-        self.size = Swift.max(1, size)
+    /// Records a read of `kind` on `node`, if a recorder is installed.
+    @inlinable @inline(__always)
+    static func recordRead(_ node: NodeID, _ kind: @autoclosure () -> _ReadKind) {
+        if let recorder = _TrackingContext.ifPresent?.recorder {
+            recorder.dependencies.append(_Dependency(node: node, kind: kind()))
+        }
     }
 
-    /// The range of the stored property `keyPath` leads to, or `nil` when
-    /// `keyPath` is not a chain of stored properties.
-    @inlinable
-    static func of<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> _FieldRange? {
-        guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return nil }
-        return _FieldRange(offset: offset, size: MemoryLayout<Value>.size)
+    /// Records a read of the whole value of `node`.
+    @inlinable @inline(__always)
+    static func recordWholeRead(_ node: NodeID) {
+        recordRead(node, .whole)
     }
 
-    @inlinable
-    func overlaps(_ other: _FieldRange) -> Bool {
-        offset < other.offset + other.size && other.offset < offset + size
+    /// Records a read of one element of `node`, keyed by `key`.
+    @inlinable @inline(__always)
+    static func recordElementRead<Key: Hashable>(_ node: NodeID, _ key: @autoclosure () -> Key) {
+        recordRead(node, .element(AnyHashable(key())))
     }
 
-    @usableFromInline
-    var description: String { "[\(offset)..<\(offset + size)]" }
-}
-
-/// What a write did to a versioned node.
-@usableFromInline
-internal enum _WriteKind: Hashable {
-    /// The node's contents changed in a way no finer kind describes: every
-    /// reader of the node is affected.
-    case content
-    /// Only a child node changed, in place, through journaled writes of its
-    /// own: only ``_ReadKind/whole`` readers of this node are affected.
-    case passThrough
-    /// One element of a collection changed, or was inserted or removed under
-    /// a stable key: readers of the whole node and of that element are
-    /// affected.
-    case element(AnyHashable)
-    /// One stored field of a struct node changed (assigned, mutated in
-    /// place, or a child node there replaced): readers of the whole node, of
-    /// an overlapping field, and coarse ``_ReadKind/member`` readers are
-    /// affected.
-    case field(_FieldRange)
-}
-
-/// One dependency of a selector: a node and what was read from it.
-@usableFromInline
-internal struct _Dependency: Hashable {
-    @usableFromInline let node: NodeID
-    @usableFromInline let kind: _ReadKind
-    @inlinable init(node: NodeID, kind: _ReadKind) { self.node = node; self.kind = kind }
-}
-
-/// Records what versioned nodes a selector reads, while installed for the
-/// calling thread by ``_ReadRecorder/record(_:)``.
-@usableFromInline
-internal final class _ReadRecorder {
-    @usableFromInline static let _current = _ThreadLocal<_ReadRecorder>()
-
-    // NB: unchecked exclusivity: a recorder is used by the one thread it is
-    // installed on.
-    @exclusivity(unchecked) @usableFromInline var dependencies: [_Dependency] = []
-
-    @inlinable init() {}
-
-    /// Runs `body` with this recorder installed on the calling thread
-    /// (nesting restores the outer recorder afterwards).
-    @inlinable
-    func record<R>(_ body: () throws -> R) rethrows -> R {
-        let outer = Self._current.value
-        Self._current.value = self
-        defer { Self._current.value = outer }
-        return try body()
+    /// Records a read of the member of `node` that `keyPath` leads to: its
+    /// field when it is a plain stored property, else a coarse member read.
+    @inlinable @inline(__always)
+    static func recordMemberRead<Root, T>(_ node: NodeID, _ keyPath: KeyPath<Root, T>) {
+        recordRead(node, _FieldRange.of(keyPath).map { .field($0) } ?? .member)
     }
 
     /// Whether a recorder is installed on the calling thread.
     @inlinable @inline(__always)
-    static var isRecording: Bool { _current.value != nil }
+    static var isRecording: Bool { _TrackingContext.ifPresent?.recorder != nil }
 
+    // MARK: Writes
+
+    /// Journals a write of `kind` that took `node` from stamp `old` to stamp
+    /// `new`, if a journal is installed.
     @inlinable @inline(__always)
-    static func read(_ node: NodeID, _ kind: _ReadKind) {
-        if let recorder = _current.value {
-            recorder.dependencies.append(_Dependency(node: node, kind: kind))
+    static func journalWrite(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: @autoclosure () -> _WriteKind) {
+        if let journal = _TrackingContext.ifPresent?.journal {
+            journal._write(node, from: old, to: new, kind())
         }
+    }
+
+    /// Journals a write of one element of `node`, keyed by `key`.
+    @inlinable @inline(__always)
+    static func journalElementWrite<Key: Hashable>(
+        _ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ key: @autoclosure () -> Key
+    ) {
+        journalWrite(node, from: old, to: new, .element(AnyHashable(key())))
+    }
+
+    /// Journals a write of the member of `node` that `keyPath` leads to: its
+    /// field when it is a plain stored property, else a content change (a
+    /// setter or an observer may have written anything in the node).
+    @inlinable @inline(__always)
+    static func journalMemberWrite<Root, T>(
+        _ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ keyPath: KeyPath<Root, T>
+    ) {
+        journalWrite(node, from: old, to: new, _FieldRange.of(keyPath).map { .field($0) } ?? .content)
+    }
+
+    /// Whether a journal is installed on the calling thread.
+    @inlinable @inline(__always)
+    static var isJournaling: Bool { _TrackingContext.ifPresent?.journal != nil }
+
+    // MARK: Child access
+
+    /// Starts an access to `child` that a parent yields for mutation:
+    /// notes its identity and stamp (never a copy of it, which would share
+    /// its storage and force a copy on write).
+    @inlinable @inline(__always)
+    static func beginChildAccess<Child: VersionedValue>(_ child: Child) -> _ChildAccess {
+        _ChildAccess(child._trackingIdentity)
+    }
+
+    /// Ends an access started by ``beginChildAccess(_:)``, given the child
+    /// as it came back.
+    ///
+    /// - Returns: ``_ChildAccessOutcome/untouched`` when it is the very node
+    ///   it was (same identity and stamp, hence same value);
+    ///   ``_ChildAccessOutcome/passThrough`` when it is the same node and the
+    ///   journal holds a chain of writes from its old stamp to its new one;
+    ///   ``_ChildAccessOutcome/replaced`` otherwise (another node, an older
+    ///   or unjournaled copy, or no journal to prove anything).
+    @inlinable @inline(__always)
+    static func endChildAccess<Child: VersionedValue>(_ access: _ChildAccess, _ child: Child) -> _ChildAccessOutcome {
+        let after = child._trackingIdentity
+        if after == access.before { return .untouched }
+        if after.node == access.before.node, let journal = _TrackingContext.ifPresent?.journal,
+           journal.chains(after.node, from: access.before.version, to: after.version) {
+            return .passThrough
+        }
+        return .replaced
     }
 }
 
-/// Journals the writes a store's drain makes to versioned nodes, while
-/// installed for the draining thread by ``_WriteJournal/record(_:)``.
-///
-/// Besides the list of writes, the journal keeps, for each node written or
-/// expected, the stamp the node had when the journal first saw it written and
-/// the last stamp it saw written. A parent node uses the last stamp to prove
-/// that a child it yielded for mutation came back as the same node, changed
-/// only by writes the journal holds (a pass-through), rather than replaced;
-/// ``_DrainChanges`` uses both to prove the same of the root
-/// (``_DrainChanges/isChained``).
+/// What ``_Tracking/beginChildAccess(_:)`` notes of a child.
 @usableFromInline
-internal final class _WriteJournal {
-    @usableFromInline static let _current = _ThreadLocal<_WriteJournal>()
+internal struct _ChildAccess {
+    @usableFromInline let before: _TrackingIdentity
+    @inlinable init(_ before: _TrackingIdentity) { self.before = before }
+}
 
-    /// The first and last stamps the journal knows for one node.
-    @usableFromInline
-    internal struct _Stamps {
-        /// The stamp the node was written *from* by its first journaled
-        /// write, or `nil` when the chain was started by ``expect(_:at:)``.
-        @usableFromInline var first: VersionStamp?
-        /// The stamp of the node's last journaled write (or expectation).
-        @usableFromInline var last: VersionStamp
-        @inlinable init(first: VersionStamp?, last: VersionStamp) { self.first = first; self.last = last }
-    }
-
-    /// Every write in order, with its node.
-    // NB: unchecked exclusivity: a journal is used by the one thread it is
-    // installed on.
-    @exclusivity(unchecked) @usableFromInline var writes: [(node: NodeID, kind: _WriteKind)] = []
-    /// The stamps journaled for each node written or expected.
-    @exclusivity(unchecked) @usableFromInline var stamps: [NodeID: _Stamps] = [:]
-
-    @inlinable init() {}
-
-    @inlinable
-    func record<R>(_ body: () throws -> R) rethrows -> R {
-        let outer = Self._current.value
-        Self._current.value = self
-        defer { Self._current.value = outer }
-        return try body()
-    }
-
-    @inlinable
-    func reset() {
-        writes.removeAll(keepingCapacity: true)
-        stamps.removeAll(keepingCapacity: true)
-    }
-
-    /// The latest stamp journaled for each node: `journal.lastStamp[node]`.
-    @inlinable
-    var lastStamp: _LastStamps { _LastStamps(stamps: stamps) }
-
-    /// A read-only view of the latest stamp journaled per node.
-    @usableFromInline
-    internal struct _LastStamps {
-        @usableFromInline let stamps: [NodeID: _Stamps]
-        @inlinable init(stamps: [NodeID: _Stamps]) { self.stamps = stamps }
-        @inlinable subscript(node: NodeID) -> VersionStamp? { stamps[node]?.last }
-    }
-
-    /// Journals a write of `node` from stamp `old` to stamp `new`. A write
-    /// whose `old` stamp is not the last one journaled for the node means the
-    /// node was replaced behind the journal's back: it is journaled as
-    /// ``_WriteKind/content``.
-    ///
-    /// - Complexity: O(1) amortized: one dictionary update, one append.
-    @inlinable @inline(__always)
-    static func write(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: _WriteKind) {
-        guard let journal = _current.value else { return }
-        journal._write(node, from: old, to: new, kind)
-    }
-
-    @usableFromInline
-    func _write(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: _WriteKind) {
-        var kind = kind
-        if let known = stamps[node] {
-            if known.last != old { kind = .content }
-            stamps[node]!.last = new
-        } else {
-            stamps[node] = _Stamps(first: old, last: new)
-        }
-        writes.append((node, kind))
-    }
-
-    /// Notes that a parent is about to yield the child `node`, at stamp
-    /// `stamp`, for mutation. Returns whether a journal is installed.
-    @inlinable @inline(__always)
-    static func expect(_ node: NodeID, at stamp: VersionStamp) -> Bool {
-        guard let journal = _current.value else { return false }
-        if journal.stamps[node] != nil {
-            journal.stamps[node]!.last = stamp
-        } else {
-            journal.stamps[node] = _Stamps(first: nil, last: stamp)
-        }
-        return true
-    }
-
-    /// After a yield that `expect` announced: whether the child came back as
-    /// node `node` at the stamp of its last journaled write, i.e. changed
-    /// only through journaled writes.
-    @inlinable
-    static func isPassThrough(_ node: NodeID, before: NodeID, at stamp: VersionStamp) -> Bool {
-        guard node == before, let journal = _current.value else { return false }
-        return journal.stamps[node]?.last == stamp
-    }
-
-    /// Whether the journal proves that the node `root`, seen at stamp `old`
-    /// before the writes, reached stamp `new` only through journaled writes
-    /// (or did not change).
-    ///
-    /// NB: a link of the chain that was broken (a write from a stamp other
-    /// than the last one journaled) is itself journaled as
-    /// ``_WriteKind/content``, which affects every reader of the node; so a
-    /// chain that starts at `old` and ends at `new` is enough.
-    @inlinable
-    func chains(_ root: NodeID, from old: VersionStamp, to new: VersionStamp) -> Bool {
-        if old == new { return true }
-        guard let known = stamps[root] else { return false }
-        return known.first == old && known.last == new
-    }
+/// How a child yielded for mutation came back (see
+/// ``_Tracking/endChildAccess(_:_:)``). The parent maps it to its own write:
+/// nothing or a pass-through for the first two when it can, a change of the
+/// member or element that holds the child for the third.
+@usableFromInline
+internal enum _ChildAccessOutcome {
+    case untouched
+    case passThrough
+    case replaced
 }

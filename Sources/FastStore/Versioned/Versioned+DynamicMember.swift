@@ -6,8 +6,10 @@
 //
 // Stored members are tracked one by one, by their storage range
 // (`_FieldRange`): a write to `state.filter` affects readers of
-// `state.filter`, not readers of `state.items`. Computed members are tracked
-// coarsely (a read is a `.member` read, a write a `.content` write).
+// `state.filter`, not readers of `state.items`. Computed members, and
+// stored members with `willSet`/`didSet` observers, are tracked coarsely:
+// a read is a member read, a write a content change of the node (a setter
+// or an observer can write any field).
 
 extension Versioned {
     /// A plain member of the node's value, read or written in place.
@@ -21,7 +23,7 @@ extension Versioned {
     @inlinable
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> T {
         get {
-            _recordRead(keyPath)
+            _Tracking.recordMemberRead(_box.nodeID, keyPath)
             return _box.value[keyPath: keyPath]
         }
         set {
@@ -42,7 +44,7 @@ extension Versioned {
     /// - Complexity: O(1) plus the key path's own cost.
     @inlinable
     public subscript<T>(dynamicMember keyPath: KeyPath<Value, T>) -> T {
-        _recordRead(keyPath)
+        _Tracking.recordMemberRead(_box.nodeID, keyPath)
         return _box.value[keyPath: keyPath]
     }
 
@@ -54,14 +56,15 @@ extension Versioned {
     /// back as the same node changed only by journaled writes, a
     /// pass-through write of this node; if the child was replaced instead, a
     /// change of that member. Assigning a child (`state.settings = other`)
-    /// is a change of that member.
+    /// is a change of that member. When the member is computed or observed
+    /// (`didSet`), any mutation through it is a content change of this node.
     ///
     /// - Complexity: O(1) plus the key path's own cost; a write copies at
     ///   most this node's storage, the child pays for its own.
     @inlinable
     public subscript<T: VersionedValue>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> T {
         get {
-            _recordRead(keyPath)
+            _Tracking.recordMemberRead(_box.nodeID, keyPath)
             return _box.value[keyPath: keyPath]
         }
         set {
@@ -71,36 +74,22 @@ extension Versioned {
         }
         _modify {
             _makeUnique()
-            // NB: only the child's identity and stamp are kept across the
-            // yield, never a copy of the child: a copy would share the
-            // child's storage and force the child to copy it on write.
-            let (beforeID, beforeVersion) = Self._identity(of: _box.value[keyPath: keyPath])
-            let journaled = _WriteJournal.expect(beforeID, at: beforeVersion)
+            let access = _Tracking.beginChildAccess(_box.value[keyPath: keyPath])
             defer {
-                let (afterID, afterVersion) = Self._identity(of: _box.value[keyPath: keyPath])
-                if afterID != beforeID || afterVersion != beforeVersion {
-                    if journaled && _WriteJournal.isPassThrough(afterID, before: beforeID, at: afterVersion) {
-                        _stampWrite(.passThrough)
-                    } else {
-                        _stampMemberWrite(keyPath)
+                if let range = _FieldRange.of(keyPath) {
+                    switch _Tracking.endChildAccess(access, _box.value[keyPath: keyPath]) {
+                    case .untouched: break  // the very node it was: nothing changed here
+                    case .passThrough: _stampWrite(.passThrough)
+                    case .replaced: _stampWrite(.field(range))
                     }
+                } else {
+                    // NB: a computed member's setter, or a stored member's
+                    // `didSet`, ran and may have written any field.
+                    _stampWrite(.content)
                 }
-                // else: the child is the very node it was (same identity and
-                // stamp, hence same value), so neither is this node changed.
             }
             yield &_box.value[keyPath: keyPath]
         }
-    }
-
-    // MARK: Tracking
-
-    /// Records a read of the member at `keyPath`, if a recorder is
-    /// installed.
-    @inlinable @inline(__always)
-    internal func _recordRead<T>(_ keyPath: KeyPath<Value, T>) {
-        guard let recorder = _ReadRecorder._current.value else { return }
-        let kind: _ReadKind = _FieldRange.of(keyPath).map { .field($0) } ?? .member
-        recorder.dependencies.append(_Dependency(node: _box.nodeID, kind: kind))
     }
 
     /// Takes a fresh stamp for a write of the member at `keyPath` and
@@ -110,13 +99,6 @@ extension Versioned {
         let old = _box.version
         let new = VersionStamp.next()
         _box.version = new
-        guard let journal = _WriteJournal._current.value else { return }
-        let kind: _WriteKind = _FieldRange.of(keyPath).map { .field($0) } ?? .content
-        journal._write(_box.nodeID, from: old, to: new, kind)
-    }
-
-    @inlinable @inline(__always)
-    internal static func _identity<T: VersionedValue>(of child: T) -> (NodeID, VersionStamp) {
-        (child.nodeID, child.version)
+        _Tracking.journalMemberWrite(_box.nodeID, from: old, to: new, keyPath)
     }
 }

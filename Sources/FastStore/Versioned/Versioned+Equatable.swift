@@ -9,8 +9,8 @@ extension Versioned: Equatable where Value: Equatable {
     ///   of comparing the values.
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        _ReadRecorder.read(lhs._box.nodeID, .whole)
-        _ReadRecorder.read(rhs._box.nodeID, .whole)
+        _Tracking.recordWholeRead(lhs._box.nodeID)
+        _Tracking.recordWholeRead(rhs._box.nodeID)
         if lhs._box === rhs._box { return true }
         if lhs._box.nodeID == rhs._box.nodeID && lhs._box.version == rhs._box.version { return true }
         return lhs._box.value == rhs._box.value

@@ -16,18 +16,22 @@
 /// and writes are journaled while a ``Store`` drains, so that a consumer
 /// re-evaluates only selectors that read something a drain wrote:
 ///
-/// - a plain member (`state.filter`) reads the node's *member* contents;
-///   a write to it changes them (journaled `.content`);
-/// - a child node (`state.settings`) is also a member read, and the child
-///   records its own reads; a write *through* it (`state.settings.theme =
-///   .dark`) changes the child's contents and only passes through this node
-///   (journaled `.passThrough`), which affects only readers of the whole
-///   node;
+/// - a stored member (`state.filter`) is read and written as that field of
+///   the node; a computed member, or one with `willSet`/`didSet`, as the
+///   node's contents (its getter, setter or observers may touch any field);
+/// - a child node (`state.settings`) is a field read, and the child records
+///   its own reads; a write *through* it (`state.settings.theme = .dark`)
+///   changes the child's contents and only passes through this node, which
+///   affects only readers of the whole node;
 /// - ``value`` reads or replaces the node as a whole.
 ///
-/// - Note: ``nodeID`` and ``version`` are identity metadata. Reading
-///   ``version`` counts as reading the whole node (it changes with any write
-///   below), reading ``nodeID`` records nothing (it never changes).
+/// See docs/ARCHITECTURE.md, "The tracking contract", for what is recorded
+/// and journaled, and what the tracking cannot see.
+///
+/// - Note: ``VersionedValue/nodeID`` and ``version`` are identity metadata.
+///   Reading ``version`` counts as reading the whole node (it changes with
+///   any write below, even of an equal value), reading `nodeID` records
+///   nothing (it never changes).
 @dynamicMemberLookup
 public struct Versioned<Value>: VersionedValue {
     @usableFromInline internal var _box: _VersionedBox<Value>
@@ -40,9 +44,14 @@ public struct Versioned<Value>: VersionedValue {
         _box = _VersionedBox(value: value, nodeID: .make(), version: .next())
     }
 
-    /// The identity of this node, kept across copies and writes.
+    /// The node's identity and stamp, for the tracking layer (records
+    /// nothing).
     @inlinable
-    public var nodeID: NodeID { _box.nodeID }
+    public var _trackingIdentity: _TrackingIdentity { _TrackingIdentity(node: _box.nodeID, version: _box.version) }
+
+    /// Calls `body` with the node's value (for the tracking layer).
+    @inlinable
+    public func _forEachTrackedChild(_ body: (Any) -> Void) { body(_box.value) }
 
     /// The stamp of this node's latest write (or creation). Any write at or
     /// below this node replaces it with a fresh one.
@@ -50,7 +59,7 @@ public struct Versioned<Value>: VersionedValue {
     /// Reading it inside a selector records a read of the whole node.
     @inlinable
     public var version: VersionStamp {
-        _ReadRecorder.read(_box.nodeID, .whole)
+        _Tracking.recordWholeRead(_box.nodeID)
         return _box.version
     }
 
@@ -66,7 +75,7 @@ public struct Versioned<Value>: VersionedValue {
     @inlinable
     public var value: Value {
         get {
-            _ReadRecorder.read(_box.nodeID, .whole)
+            _Tracking.recordWholeRead(_box.nodeID)
             return _box.value
         }
         set {
@@ -99,7 +108,7 @@ public struct Versioned<Value>: VersionedValue {
         let old = _box.version
         let new = VersionStamp.next()
         _box.version = new
-        _WriteJournal.write(_box.nodeID, from: old, to: new, kind)
+        _Tracking.journalWrite(_box.nodeID, from: old, to: new, kind)
     }
 }
 

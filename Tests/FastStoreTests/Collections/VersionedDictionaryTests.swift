@@ -155,7 +155,7 @@ struct VersionedDictionaryTests {
         #expect(journal.writes.map(\.kind) == [
             .element(AnyHashable(3)), .element(AnyHashable(1)), .element(AnyHashable(2)),
         ])
-        #expect(journal.lastStamp[dict.nodeID] == dict.version)
+        #expect(journal.links[dict._trackingIdentity.version]?.node == dict.nodeID)
     }
 
     @Test func sharedUpdateCopiesAPath() {

@@ -91,15 +91,19 @@ import Testing
                 naive.consume(newState: state)
                 trace.append("unjournaled: \(described)")
             case 68..<72:
-                // Unjournaled mutation consumed with changes claiming to come
-                // from the consumers' last state (they did not).
-                let before = state
-                let described = TreeGen.mutate(&state, history: history, &rng)
-                _DrainSimulator.notify(state, claimingFrom: before) { newState in
+                // A drain whose reducer assigns a kept state wholesale
+                // (undo): the root's chain is broken.
+                var described: [String] = []
+                let past = history.randomElement(using: &rng)!
+                _DrainSimulator.drain(&state, { state in
+                    described.append(TreeGen.mutate(&state, history: history, &rng))
+                    state = past
+                    described.append("state = past")
+                }, notify: { newState in
                     fast.consume(newState: newState)
                     naive.consume(newState: newState)
-                }
-                trace.append("unjournaled, claimed drain: \(described)")
+                })
+                trace.append("drain: " + described.joined(separator: "; "))
             case 72..<76:
                 // A state from elsewhere.
                 state = Bool.random(using: &rng) ? TreeGen.state(&rng) : history.randomElement(using: &rng)!

@@ -276,18 +276,26 @@ private final class Recorder: @unchecked Sendable {
         consumer.add({ $0.m1.y }) { (new: Int) in log("y \(new)") }
         consumer.consume(newState: state)
         _ = log.take()
-        // A drain the consumer did not see: the next one does not start
-        // from its last state.
+        // A drain the consumer did not see: the change log still holds it,
+        // so the next consume covers both drains' writes.
         _DrainSimulator.drain(&state, { $0.m1.y = 10 }, notify: { _ in })
         _DrainSimulator.drain(&state, { $0.m2.y = 10 }, notify: { consumer.consume(newState: $0) })
         #expect(log.take() == ["y 10"])
-        // Changes claiming a step the state did not take.
-        let before = state
+        #expect(consumer._statistics.journaledConsumes == 1)
+        // A mutation outside any drain: nothing proves the step.
         state.m1.y = 11
-        _DrainSimulator.notify(state, claimingFrom: before) { consumer.consume(newState: $0) }
+        consumer.consume(newState: state)
         #expect(log.take() == ["y 11"])
-        #expect(consumer._statistics.journaledConsumes == 0)
-        #expect(consumer._statistics.fullConsumes == 3)
+        // A state built elsewhere.
+        var other = TreeGen.state(&rng)
+        other.m1.y = 12
+        consumer.consume(newState: other)
+        #expect(log.take() == ["y 12"])
+        // An older state (an undo outside any store).
+        consumer.consume(newState: state)
+        #expect(log.take() == ["y 11"])
+        #expect(consumer._statistics.journaledConsumes == 1)
+        #expect(consumer._statistics.fullConsumes == 4)
     }
 
     @Test func reentrantConsumeIsQueuedAndDeliveredAfter() {

@@ -210,15 +210,22 @@ private func reads(_ body: () -> Void) -> [_Dependency] {
         #expect(changes { $0.m1.y += 1 }.isChained)
         #expect(!changes { $0 = history; $0.count += 1 }.isChained)  // first write not from the old root
         #expect(!changes { $0 = TreeGen.state(&rng) }.isChained)
-        // A broken link inside a chain is journaled as content of the root.
+        // A chain is proved link by link, from the new stamp back to the old
+        // one: a write from a copy outside the chain does not extend it.
         let journal = _WriteJournal()
         let old = tree
+        tree.count += 1  // not journaled
+        let start = tree._trackingIdentity.version
         journal.record {
             tree.count += 1
             tree = old
             tree.count += 2
         }
-        #expect(journal.writes.map(\.kind) == [.field(field(\TreeRoot.count)), .content])
+        #expect(journal.writes.map(\.kind) == [.field(field(\TreeRoot.count)), .field(field(\TreeRoot.count))])
+        #expect(!journal.chains(tree.nodeID, from: start, to: tree._trackingIdentity.version),
+                "the last write started from a copy older than the start: no chain")
+        #expect(journal.chains(tree.nodeID, from: old._trackingIdentity.version, to: tree._trackingIdentity.version),
+                "from the copy's own stamp, the chain holds: its content is that copy's plus a journaled write")
     }
 
     private static func replace(_ inner: inout Versioned<TreeInner>, with value: TreeInner) {

@@ -1,0 +1,18 @@
+@_spi(Testing)
+extension StateConsumer {
+    /// What the consumes so far did (test and benchmark hook).
+    public var _statistics: _ConsumeStatistics { _lock.withLock { _guarded.stats } }
+
+    /// The number of (node, kind, consumer) registrations in the reader
+    /// index: what the consumer retains besides selections.
+    public var _indexRegistrationCount: Int { _lock.withLock { _guarded.registry.index.registrationCount } }
+
+    /// Whether the consumer holds a state of its own (test hook).
+    public var _instantStateIsKept: Bool { _lock.withLock { _guarded.instantState != nil } }
+}
+
+@_spi(Testing)
+extension ConsumerHandle {
+    /// How many times this consumer's selector ran (test hook).
+    public var _evaluationCount: Int { evaluationCount }
+}

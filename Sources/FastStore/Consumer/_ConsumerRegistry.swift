@@ -1,0 +1,193 @@
+/// The consumers of a ``StateConsumer`` and what they depend on: a plain
+/// struct, guarded by the consumer's lock.
+@usableFromInline
+internal struct _ConsumerRegistry<State> {
+    /// Every consumer in registration order; removed ones stay until
+    /// compaction.
+    @usableFromInline var ordered: [ConsumerHandle<State>] = []
+    @usableFromInline var removedInOrdered = 0
+    @usableFromInline var byID: [Int: ConsumerHandle<State>] = [:]
+    @usableFromInline var nextID = 0
+    /// Node → consumers that read it, by kind.
+    @usableFromInline var index = _ReaderIndex()
+    /// Consumers with no versioned dependency: never evaluated yet, a
+    /// selector that reads nothing versioned, or a selection the tracking
+    /// cannot see through. Evaluated at every consume.
+    @usableFromInline var unconditional: Set<Int> = []
+
+    @inlinable init() {}
+
+    /// The number of live consumers.
+    @inlinable var count: Int { byID.count }
+
+    /// Registers a consumer built by `make` with a fresh id; it is
+    /// unconditional until its first evaluation.
+    @inlinable
+    mutating func register(_ make: (Int) -> ConsumerHandle<State>) -> ConsumerHandle<State> {
+        let handle = make(nextID)
+        nextID += 1
+        ordered.append(handle)
+        byID[handle.id] = handle
+        unconditional.insert(handle.id)
+        return handle
+    }
+
+    /// Whether `handle` is registered here (and not removed).
+    @inlinable
+    func contains(_ handle: ConsumerHandle<State>) -> Bool { byID[handle.id] === handle }
+
+    /// Unregisters `handle`.
+    ///
+    /// - Complexity: O(its dependencies), amortized.
+    @inlinable
+    mutating func remove(_ handle: ConsumerHandle<State>) {
+        guard contains(handle) else { return }
+        handle.isRemoved = true
+        byID[handle.id] = nil
+        unconditional.remove(handle.id)
+        for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
+        handle.dependencies = []
+        removedInOrdered += 1
+        if removedInOrdered > 16, removedInOrdered * 2 > ordered.count {
+            ordered.removeAll { $0.isRemoved }
+            removedInOrdered = 0
+        }
+    }
+
+    /// Unregisters every consumer.
+    @inlinable
+    mutating func removeAll() {
+        for handle in ordered where !handle.isRemoved {
+            handle.isRemoved = true
+            handle.dependencies = []
+        }
+        self = _ConsumerRegistry()
+    }
+
+    /// Appends every live consumer, in registration order.
+    @inlinable
+    func planAll(into plan: inout [ConsumerHandle<State>]) {
+        for handle in ordered where !handle.isRemoved { plan.append(handle) }
+    }
+
+    /// Appends the consumers the writes of `spans` affect (per the trigger
+    /// rule of ``_ReaderIndex/collect(_:_:into:)``), plus the unconditional
+    /// ones, in registration order, each once.
+    @inlinable
+    func planAffected(by spans: [_DrainChanges], candidates: inout [Int], into plan: inout [ConsumerHandle<State>]) {
+        candidates.removeAll(keepingCapacity: true)
+        for span in spans {
+            for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
+        }
+        candidates.append(contentsOf: unconditional)
+        candidates.sort()
+        var previous = -1
+        for id in candidates where id != previous {
+            previous = id
+            if let handle = byID[id] { plan.append(handle) }
+        }
+    }
+
+    /// Replaces the dependencies `handle` is indexed under with the reads
+    /// `recorded` (which may repeat); with `unconditional`, or when nothing
+    /// was recorded, makes it an unconditional consumer instead.
+    ///
+    /// - Complexity: O(reads²) for a few reads when they did not change (the
+    ///   usual case, no allocation); else O(reads) expected.
+    @inlinable
+    mutating func updateDependencies(_ handle: ConsumerHandle<State>, recorded: [_Dependency], unconditional isUnconditional: Bool) {
+        if isUnconditional || recorded.isEmpty {
+            for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
+            handle.dependencies = []
+            unconditional.insert(handle.id)
+            return
+        }
+        if !handle.dependencies.isEmpty {
+            // NB: a selector usually reads what it read last time; checking
+            // that in place spares building and re-indexing a new list.
+            if recorded.count <= 32, handle.dependencies.count <= 32,
+               Self._sameSet(recorded, handle.dependencies) { return }
+        } else {
+            unconditional.remove(handle.id)
+        }
+        let dependencies = Self._deduplicated(recorded)
+        for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
+        for dependency in dependencies { index.insert(dependency, reader: handle.id) }
+        handle.dependencies = dependencies
+    }
+
+    /// Whether `recorded` (with repeats) holds exactly the elements of
+    /// `unique` (without repeats).
+    @inlinable
+    static func _sameSet(_ recorded: [_Dependency], _ unique: [_Dependency]) -> Bool {
+        // NB: a selector usually reads the same things in the same order:
+        // one pass settles that.
+        if recorded.count == unique.count {
+            var same = true
+            for index in recorded.indices where recorded[index] != unique[index] {
+                same = false
+                break
+            }
+            if same { return true }
+        }
+        for dependency in recorded where !unique.contains(dependency) { return false }
+        for dependency in unique where !recorded.contains(dependency) { return false }
+        return true
+    }
+
+    /// `dependencies` without repeats, in first-read order.
+    ///
+    /// - Complexity: O(n²) for up to 16 reads (the usual case), O(n)
+    ///   expected beyond.
+    @inlinable
+    static func _deduplicated(_ dependencies: [_Dependency]) -> [_Dependency] {
+        if dependencies.count <= 16 {
+            var unique: [_Dependency] = []
+            unique.reserveCapacity(dependencies.count)
+            for dependency in dependencies where !unique.contains(dependency) {
+                unique.append(dependency)
+            }
+            return unique
+        }
+        var seen = Set<_Dependency>()
+        return dependencies.filter { seen.insert($0).inserted }
+    }
+
+    /// Checks that the reader index is exactly the inverse of the live
+    /// consumers' dependency lists.
+    ///
+    /// - Complexity: O(consumers + their dependencies).
+    @usableFromInline
+    func _invariantCheck() {
+        #if FASTSTORE_INTERNAL_CHECKS
+        var live = 0
+        var registrations = 0
+        var previousID = -1
+        var removedSeen = 0
+        for handle in ordered {
+            precondition(handle.id > previousID, "FastStore: consumers out of registration order")
+            previousID = handle.id
+            if handle.isRemoved {
+                removedSeen += 1
+                precondition(byID[handle.id] !== handle, "FastStore: removed consumer still registered")
+                continue
+            }
+            live += 1
+            precondition(byID[handle.id] === handle, "FastStore: live consumer missing from the id table")
+            precondition(handle.dependencies.isEmpty == unconditional.contains(handle.id),
+                         "FastStore: consumer \(handle.id) unconditional iff it has no dependencies")
+            precondition(Set(handle.dependencies).count == handle.dependencies.count,
+                         "FastStore: repeated dependency")
+            for dependency in handle.dependencies {
+                precondition(index.contains(dependency, reader: handle.id),
+                             "FastStore: dependency of consumer \(handle.id) missing from the index")
+            }
+            registrations += handle.dependencies.count
+        }
+        precondition(removedSeen == removedInOrdered, "FastStore: removed count out of sync")
+        precondition(live == byID.count, "FastStore: id table holds consumers not in order")
+        precondition(unconditional.count <= live, "FastStore: stale unconditional consumers")
+        precondition(index.registrationCount == registrations, "FastStore: stale reader registrations")
+        #endif
+    }
+}

@@ -1,0 +1,32 @@
+/// Records what versioned nodes a selector reads, while installed on the
+/// calling thread by ``record(_:)``. Versioned types report reads through
+/// ``_Tracking``'s hooks, never to a recorder directly.
+@usableFromInline
+internal final class _ReadRecorder {
+    // NB: unchecked exclusivity: a recorder is used by the one thread it is
+    // installed on.
+    @exclusivity(unchecked) @usableFromInline var dependencies: [_Dependency] = []
+
+    @inlinable init() {}
+
+    /// Runs `body` with this recorder installed on the calling thread
+    /// (nesting restores the outer recorder afterwards).
+    @inlinable
+    func record<R>(_ body: () throws -> R) rethrows -> R {
+        let context = _TrackingContext.current
+        let outer = context.recorder
+        context.recorder = self
+        defer { context.recorder = outer }
+        return try body()
+    }
+
+    /// Runs `body` with no recorder installed (what the selection walk uses
+    /// to look inside a selection without recording the looks).
+    @inlinable
+    static func suspended<R>(_ body: () throws -> R) rethrows -> R {
+        guard let context = _TrackingContext.ifPresent, let outer = context.recorder else { return try body() }
+        context.recorder = nil
+        defer { context.recorder = outer }
+        return try body()
+    }
+}

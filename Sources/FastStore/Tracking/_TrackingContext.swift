@@ -1,0 +1,68 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The tracking state of one thread: the read recorder of the selector
+/// being evaluated, the write journal of the drain being reduced, and the
+/// store draining on the thread. The one thread-local slot of FastStore.
+///
+/// Versioned types never touch it: they call the hooks of ``_Tracking``.
+/// Installers (`_ReadRecorder.record`, `_WriteJournal.record`, the store's
+/// drain) set a field for the duration of a call and restore the outer value
+/// afterwards, so installations nest.
+///
+/// NB: one context per thread, made on first installation and released when
+/// the thread exits. With nothing installed, a versioned access costs one
+/// `pthread_getspecific`, a load and a nil check.
+@usableFromInline
+internal final class _TrackingContext {
+    /// The recorder of the selector being evaluated on this thread.
+    @exclusivity(unchecked) @usableFromInline var recorder: _ReadRecorder?
+    /// The journal of the drain reducing on this thread.
+    @exclusivity(unchecked) @usableFromInline var journal: _WriteJournal?
+    /// The store whose drain runs on this thread (reducer, middleware,
+    /// subscribers), for the misuse checks of `flush()`.
+    @exclusivity(unchecked) @usableFromInline var drainingStore: ObjectIdentifier?
+
+    @usableFromInline init() {}
+
+    @usableFromInline static let _key: pthread_key_t = {
+        var key = pthread_key_t()
+        let rc = pthread_key_create(&key) { raw in
+            // The thread exits: release its context.
+            #if canImport(Darwin)
+            Unmanaged<_TrackingContext>.fromOpaque(raw).release()
+            #else
+            if let raw { Unmanaged<_TrackingContext>.fromOpaque(raw).release() }
+            #endif
+        }
+        precondition(rc == 0, "FastStore: pthread_key_create failed (\(rc))")
+        return key
+    }()
+
+    /// The calling thread's context, if one was made.
+    @inlinable
+    static var ifPresent: _TrackingContext? {
+        @inline(__always) get {
+            guard let raw = pthread_getspecific(_key) else { return nil }
+            return Unmanaged<_TrackingContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+    }
+
+    /// The calling thread's context, made on first use.
+    @inlinable
+    static var current: _TrackingContext {
+        ifPresent ?? _makeCurrent()
+    }
+
+    @usableFromInline
+    static func _makeCurrent() -> _TrackingContext {
+        let context = _TrackingContext()
+        pthread_setspecific(_key, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+}

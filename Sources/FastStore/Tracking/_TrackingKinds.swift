@@ -1,0 +1,86 @@
+/// What a selector read from a versioned node.
+@usableFromInline
+internal enum _ReadKind: Hashable {
+    /// The node's whole value (a selector returned it, iterated it, counted
+    /// it, compared it, described it). Any write at or below the node can
+    /// change it.
+    case whole
+    /// A computed member of a struct node. Changes when the node's own
+    /// contents change, not when a child node is merely written through
+    /// (``_WriteKind/passThrough``).
+    case member
+    /// One element of a collection node, by key (an index for lists, a key
+    /// or an id otherwise).
+    case element(AnyHashable)
+    /// One stored field of a struct node (``Versioned``), by its storage
+    /// range. Changes when a write to an overlapping range changes it, or
+    /// when the node's contents change as a whole.
+    case field(_FieldRange)
+}
+
+/// The bytes a stored property occupies within its struct: what tells two
+/// fields of a ``Versioned`` node apart.
+///
+/// NB: ranges rather than key paths: a key path reaching two levels deep
+/// (`\.pair.tag`) overlaps the field it lies in (`\.pair`), and comparing
+/// ranges captures that without knowing the struct's layout. Computed
+/// properties, and stored properties with `willSet`/`didSet` observers, have
+/// no range (`MemoryLayout.offset(of:)` is `nil`): they are tracked
+/// coarsely, as ``_ReadKind/member`` and ``_WriteKind/content``.
+@usableFromInline
+internal struct _FieldRange: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline let offset: Int
+    @usableFromInline let size: Int
+
+    /// A range of `size` bytes (at least one, so that zero-sized fields
+    /// still compare by position) at `offset`.
+    @inlinable
+    init(offset: Int, size: Int) {
+        self.offset = offset
+        self.size = Swift.max(1, size)
+    }
+
+    /// The range of the stored property `keyPath` leads to, or `nil` when
+    /// `keyPath` is not a chain of plain stored properties.
+    @inlinable
+    static func of<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> _FieldRange? {
+        guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return nil }
+        return _FieldRange(offset: offset, size: MemoryLayout<Value>.size)
+    }
+
+    @inlinable
+    func overlaps(_ other: _FieldRange) -> Bool {
+        offset < other.offset + other.size && other.offset < offset + size
+    }
+
+    @usableFromInline
+    var description: String { "[\(offset)..<\(offset + size)]" }
+}
+
+/// What a write did to a versioned node.
+@usableFromInline
+internal enum _WriteKind: Hashable {
+    /// The node's contents changed in a way no finer kind describes: every
+    /// reader of the node is affected.
+    case content
+    /// Only a child node changed, in place, through journaled writes of its
+    /// own: only ``_ReadKind/whole`` readers of this node are affected.
+    case passThrough
+    /// One element of a collection changed, or was inserted or removed under
+    /// a stable key: readers of the whole node and of that element are
+    /// affected.
+    case element(AnyHashable)
+    /// One stored field of a struct node changed (assigned, mutated in
+    /// place, or a child node there replaced): readers of the whole node, of
+    /// an overlapping field, and coarse ``_ReadKind/member`` readers are
+    /// affected.
+    case field(_FieldRange)
+}
+
+/// One dependency of a selector: a node and what was read from it.
+@usableFromInline
+internal struct _Dependency: Hashable {
+    @usableFromInline let node: NodeID
+    @usableFromInline let kind: _ReadKind
+    @inlinable init(node: NodeID, kind: _ReadKind) { self.node = node; self.kind = kind }
+}
