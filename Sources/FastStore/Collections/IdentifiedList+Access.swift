@@ -36,6 +36,41 @@ extension IdentifiedList {
                 insert(newValue, at: _list._root.count)
             }
         }
+        _modify {
+            guard let position = _position(of: id) else {
+                var element: Element? = nil
+                yield &element
+                if let element {
+                    _collectionPrecondition(
+                        element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
+                    insert(element, at: _list._root.count)
+                }
+                return
+            }
+            // NB: the entry is moved out of the tree (not copied), so a
+            // mutation through the element (`list[id: x]?.tags.append(t)`)
+            // finds its storage unique; it goes back at the same position,
+            // with its identity and label, as one write of the id.
+            let old = _version
+            let new = VersionStamp.next()
+            let slot = _list._root.slot(at: position)
+            let label = _label(at: position)
+            _ListNode.makeUnique(&_list._root, stamp: new)
+            var element: Element? = _list._remove(at: position, stamp: new).element
+            defer {
+                if let element {
+                    _collectionPrecondition(
+                        element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
+                    _list._insert(
+                        _IdentifiedEntry(label: label, element: element), slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new)
+                } else {
+                    _labels._setValue(nil, forKey: id)
+                }
+                _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
+                _list._checkAfterWrite()
+            }
+            yield &element
+        }
     }
 
     /// Writes `element` over the entry at `position` (same id) and journals it.

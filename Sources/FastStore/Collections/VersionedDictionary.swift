@@ -134,6 +134,32 @@ extension VersionedDictionary {
             let (_, stamps) = _setValue(newValue, forKey: key)
             if let (old, new) = stamps { _Tracking.journalElementWrite(_nodeID, from: old, to: new, key) }
         }
+        _modify {
+            let hash = _MapNode<Key, Value>.hash(key)
+            guard _root.entry(for: key, hash: hash) != nil else {
+                var value: Value? = nil
+                yield &value
+                if let value { self[key] = value }
+                return
+            }
+            // NB: the value is moved out of the trie (not copied), so a
+            // mutation through it (`dict[k]?.append(x)`) finds its storage
+            // unique; it goes back under the same key as one write of it.
+            let old = _root.stamp
+            let new = VersionStamp.next()
+            _MapNode.makeUnique(&_root, stamp: new)
+            var value = _root.remove(key, hash: hash, shift: 0, stamp: new)
+            _count -= 1
+            defer {
+                if let value {
+                    _ = _root.update(value, for: key, hash: hash, shift: 0, stamp: new)
+                    _count += 1
+                }
+                _Tracking.journalElementWrite(_nodeID, from: old, to: new, key)
+                _checkAfterWrite()
+            }
+            yield &value
+        }
     }
 
     /// The value for `key`, or `defaultValue`.
