@@ -21,10 +21,7 @@ extension VersionedList where Element: VersionedValue {
     public subscript(position: Int) -> Element {
         get { _readElement(at: position) }
         _modify {
-            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
-            let (old, new) = _beginWrite()
-            let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
-            leaf.slots[offset].written = new.rawValue
+            let (old, new, leaf, offset) = _beginElementWrite(at: position)
             let access = _Tracking.beginChildAccess(leaf.elements[offset])
             defer {
                 // NB: the list took a fresh stamp before the yield (the

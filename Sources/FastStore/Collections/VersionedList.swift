@@ -96,6 +96,21 @@ extension VersionedList {
         return (old, new)
     }
 
+    /// Starts a write of the element at `position`: checks the position,
+    /// takes a fresh stamp, makes the path to the element's leaf unique and
+    /// marks the element written. Returns the version before and after, and
+    /// where the element lies.
+    @inlinable @inline(__always)
+    internal mutating func _beginElementWrite(
+        at position: Int
+    ) -> (old: VersionStamp, new: VersionStamp, leaf: _ListNode<Element>, offset: Int) {
+        _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
+        let (old, new) = _beginWrite()
+        let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
+        leaf.slots[offset].written = new.rawValue
+        return (old, new, leaf, offset)
+    }
+
     /// Inserts below a root already made unique for the write `stamp`.
     @inlinable
     internal mutating func _insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) {
@@ -159,10 +174,7 @@ extension VersionedList {
     /// Replaces the element at `position`, journaling a write of it.
     @inlinable
     internal mutating func _writeElement(_ newValue: Element, at position: Int) {
-        _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
-        let (old, new) = _beginWrite()
-        let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
-        leaf.slots[offset].written = new.rawValue
+        let (old, new, leaf, offset) = _beginElementWrite(at: position)
         leaf.elements[offset] = newValue
         _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
         _checkAfterWrite()
@@ -181,10 +193,7 @@ extension VersionedList {
     public subscript(position: Int) -> Element {
         get { _readElement(at: position) }
         _modify {
-            _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
-            let (old, new) = _beginWrite()
-            let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
-            leaf.slots[offset].written = new.rawValue
+            let (old, new, leaf, offset) = _beginElementWrite(at: position)
             defer {
                 _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
                 _checkAfterWrite()

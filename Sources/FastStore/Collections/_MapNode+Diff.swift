@@ -9,6 +9,32 @@ extension _MapNode {
     /// Appends to `removed`, `inserted` and `updated` the keys that differ
     /// between `a` (older) and `b` (newer), both at `shift`. An entry kept
     /// is updated when `isUpdated(old, new)`.
+    /// The keys that differ between a slot holding `entry` on one side and
+    /// `subtree` on the other (`entryIsOlder`: the entry is in the older
+    /// version).
+    @inlinable
+    static func _difference(
+        entry: _MapEntry<Key, Value>, subtree: _MapNode, entryIsOlder: Bool,
+        isUpdated: (_MapEntry<Key, Value>, _MapEntry<Key, Value>) -> Bool,
+        into changes: inout VersionedDictionaryChanges<Key>
+    ) {
+        var found = false
+        subtree.forEachEntry { other in
+            if other.key == entry.key {
+                found = true
+                let updated = entryIsOlder ? isUpdated(entry, other) : isUpdated(other, entry)
+                if updated { changes.updated.append(entry.key) }
+            } else if entryIsOlder {
+                changes.inserted.append(other.key)
+            } else {
+                changes.removed.append(other.key)
+            }
+        }
+        if !found {
+            if entryIsOlder { changes.removed.append(entry.key) } else { changes.inserted.append(entry.key) }
+        }
+    }
+
     @inlinable
     static func difference(
         from a: _MapNode, to b: _MapNode, shift: Int,
@@ -59,27 +85,9 @@ extension _MapNode {
                     changes.inserted.append(be.key)
                 }
             } else if let ae, let bc {
-                var found = false
-                bc.forEachEntry { f in
-                    if f.key == ae.key {
-                        found = true
-                        if isUpdated(ae, f) { changes.updated.append(f.key) }
-                    } else {
-                        changes.inserted.append(f.key)
-                    }
-                }
-                if !found { changes.removed.append(ae.key) }
+                _difference(entry: ae, subtree: bc, entryIsOlder: true, isUpdated: isUpdated, into: &changes)
             } else if let ac, let be {
-                var found = false
-                ac.forEachEntry { e in
-                    if e.key == be.key {
-                        found = true
-                        if isUpdated(e, be) { changes.updated.append(be.key) }
-                    } else {
-                        changes.removed.append(e.key)
-                    }
-                }
-                if !found { changes.inserted.append(be.key) }
+                _difference(entry: be, subtree: ac, entryIsOlder: false, isUpdated: isUpdated, into: &changes)
             } else if let ae {
                 changes.removed.append(ae.key)
             } else if let be {

@@ -22,15 +22,8 @@ extension Versioned {
     ///   most this node's storage.
     @inlinable
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> T {
-        get {
-            _Tracking.recordMemberRead(_box.nodeID, keyPath)
-            return _box.value[keyPath: keyPath]
-        }
-        set {
-            _makeUnique()
-            _stampMemberWrite(keyPath)
-            _box.value[keyPath: keyPath] = newValue
-        }
+        get { _readMember(keyPath) }
+        set { _writeMember(keyPath, newValue) }
         _modify {
             _makeUnique()
             _stampMemberWrite(keyPath)
@@ -44,8 +37,7 @@ extension Versioned {
     /// - Complexity: O(1) plus the key path's own cost.
     @inlinable
     public subscript<T>(dynamicMember keyPath: KeyPath<Value, T>) -> T {
-        _Tracking.recordMemberRead(_box.nodeID, keyPath)
-        return _box.value[keyPath: keyPath]
+        _readMember(keyPath)
     }
 
     /// A child node of this node's value.
@@ -63,15 +55,8 @@ extension Versioned {
     ///   most this node's storage, the child pays for its own.
     @inlinable
     public subscript<T: VersionedValue>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> T {
-        get {
-            _Tracking.recordMemberRead(_box.nodeID, keyPath)
-            return _box.value[keyPath: keyPath]
-        }
-        set {
-            _makeUnique()
-            _stampMemberWrite(keyPath)
-            _box.value[keyPath: keyPath] = newValue
-        }
+        get { _readMember(keyPath) }
+        set { _writeMember(keyPath, newValue) }
         _modify {
             _makeUnique()
             let access = _Tracking.beginChildAccess(_box.value[keyPath: keyPath])
@@ -90,6 +75,21 @@ extension Versioned {
             }
             yield &_box.value[keyPath: keyPath]
         }
+    }
+
+    /// Reads the member at `keyPath`, recording the read.
+    @inlinable @inline(__always)
+    internal func _readMember<T>(_ keyPath: KeyPath<Value, T>) -> T {
+        _Tracking.recordMemberRead(_box.nodeID, keyPath)
+        return _box.value[keyPath: keyPath]
+    }
+
+    /// Assigns the member at `keyPath`, journaling the write.
+    @inlinable @inline(__always)
+    internal mutating func _writeMember<T>(_ keyPath: WritableKeyPath<Value, T>, _ newValue: T) {
+        _makeUnique()
+        _stampMemberWrite(keyPath)
+        _box.value[keyPath: keyPath] = newValue
     }
 
     /// Takes a fresh stamp for a write of the member at `keyPath` and
