@@ -67,36 +67,3 @@ internal final class _Lock: @unchecked Sendable {
         return try body()
     }
 }
-
-/// A thread-local slot holding one class instance, over `pthread_key_t`.
-///
-/// NB: FastStore's read tracking and write journal are consulted on every
-/// versioned read and write; `pthread_getspecific` costs a few nanoseconds,
-/// far less than `Thread.current.threadDictionary`, and works in synchronous
-/// code where `@TaskLocal` would not be visible to the reducer's callees.
-@usableFromInline
-internal final class _ThreadLocal<Value: AnyObject>: @unchecked Sendable {
-    @usableFromInline let _key: pthread_key_t
-
-    @usableFromInline
-    internal init() {
-        var key = pthread_key_t()
-        let rc = pthread_key_create(&key, nil)
-        precondition(rc == 0, "FastStore: pthread_key_create failed (\(rc))")
-        _key = key
-    }
-
-    /// The value for the calling thread, unretained: the setter's caller keeps
-    /// it alive for as long as it is installed.
-    @inlinable
-    internal var value: Value? {
-        @inline(__always) get {
-            guard let raw = pthread_getspecific(_key) else { return nil }
-            return Unmanaged<Value>.fromOpaque(raw).takeUnretainedValue()
-        }
-        set {
-            let raw = newValue.map { Unmanaged.passUnretained($0).toOpaque() }
-            pthread_setspecific(_key, raw)
-        }
-    }
-}
