@@ -110,7 +110,7 @@ public enum TreeGen {
             if first { body(&state.m1) } else { body(&state.m2) }
         }
         let m = first ? "m1" : "m2"
-        switch Int.random(in: 0..<47, using: &rng) {
+        switch Int.random(in: 0..<48, using: &rng) {
         case 0: state.count = v; return "count = \(v)"
         case 1: state.count += 0; return "count += 0"
         case 2: let n = Bool.random(using: &rng) ? nil : "n\(v)"; state.name = n; return "name = \(n ?? "nil")"
@@ -222,36 +222,37 @@ public enum TreeGen {
             return description
         case 40: mid(&state) { $0.rows.swapAt(0, 1) }; return "\(m).rows.swapAt(0, 1)"
         case 41:
-            // Undo of one leaf from a past state, the past copy visited (an
-            // inout child access writing nothing) while the restored leaf is
-            // yielded: the journal's one stamp per node now names the past
-            // copy's.
-            guard let past = history.randomElement(using: &rng) else { return "undo \(m).inner.left, visiting (no history)" }
-            var saved = Versioned(TreePair(tag: 0, node: (first ? past.m1 : past.m2).inner.left))
-            mid(&state) { node in
-                modify(&node.inner.left) { left in
-                    left = saved.node
-                    visit(&saved.node)
-                }
+            // Undo of the mid node from a past state through an undo stack,
+            // the past copy visited (an inout access writing nothing) while
+            // the restored node is yielded: the journal's one stamp per node
+            // now names the past copy's, so the restore looks like a
+            // pass-through.
+            guard let past = pastVersion(of: { first ? $0.m1 : $0.m2 }, in: state, history: history, &rng) else {
+                return "undo \(m), visiting (no history)"
             }
-            return "undo \(m).inner.left = past, visiting the past copy"
+            var stack = VersionedList([first ? past.m1 : past.m2])
+            mid(&state) { node in
+                node = stack[0]
+                visit(&stack[0])
+            }
+            return "undo \(m) = past \(m), visiting it in an undo stack"
         case 42:
-            // The same, the past copy written first (another field, equal
-            // value).
-            guard let past = history.randomElement(using: &rng) else { return "undo \(m).inner.left, touching (no history)" }
-            var saved = Versioned(TreePair(tag: 0, node: (first ? past.m1 : past.m2).inner.left))
-            mid(&state) { node in
-                modify(&node.inner.left) { left in
-                    saved.node.b = saved.node.b
-                    left = saved.node
-                }
+            // The same, the past copy written (one field, equal value)
+            // through the undo stack before it is restored.
+            guard let past = pastVersion(of: { first ? $0.m1 : $0.m2 }, in: state, history: history, &rng) else {
+                return "undo \(m), touching (no history)"
             }
-            return "undo \(m).inner.left = past, touching the past copy's b"
+            var stack = VersionedList([first ? past.m1 : past.m2])
+            mid(&state) { node in
+                stack[0].y = stack[0].y
+                node = stack[0]
+            }
+            return "undo \(m) = past \(m), touching its y in an undo stack"
         case 43:
             // Undo of the whole state from an undo stack of states, after a
             // first write and a visit of the past copy: the root's chain then
             // runs from the old root to the restored one.
-            guard let past = history.randomElement(using: &rng) else { return "undo state, visiting (no history)" }
+            guard let past = pastVersion(of: { $0 }, in: state, history: history, &rng) else { return "undo state, visiting (no history)" }
             var stack = VersionedList([past])
             state.count = state.count
             visit(&stack[0])
@@ -259,7 +260,7 @@ public enum TreeGen {
             return "count = itself; undo state = past, visiting it in an undo stack"
         case 44:
             // The same, the past copy written (equal value) through the stack.
-            guard let past = history.randomElement(using: &rng) else { return "undo state, touching (no history)" }
+            guard let past = pastVersion(of: { $0 }, in: state, history: history, &rng) else { return "undo state, touching (no history)" }
             var stack = VersionedList([past])
             state.count = state.count
             stack[0].m2.inner.right.b = stack[0].m2.inner.right.b
@@ -268,11 +269,37 @@ public enum TreeGen {
         case 45:
             // A write through the observed child (`didSet` writes leafCache).
             state.leaf.a = (state.leaf.a + 1 + v) % 4; return "leaf.a = (leaf.a + 1 + \(v)) % 4 (didSet)"
+        case 46:
+            // Undo of one leaf, the past copy (in a plain struct node)
+            // visited while the restored leaf is yielded.
+            guard let past = pastVersion(of: { (first ? $0.m1 : $0.m2).inner.left }, in: state, history: history, &rng) else {
+                return "undo \(m).inner.left, visiting (no history)"
+            }
+            var saved = Versioned(TreePair(tag: 0, node: (first ? past.m1 : past.m2).inner.left))
+            mid(&state) { node in
+                modify(&node.inner.left) { left in
+                    left = saved.node
+                    visit(&saved.node)
+                }
+            }
+            return "undo \(m).inner.left = past, visiting the past copy"
         default: mid(&state) { $0.inner.value.x = v }; return "\(m).inner.value.x = \(v)"
         }
     }
 
     static func bump(_ leaf: inout Versioned<TreeLeaf>) { leaf.a = (leaf.a + 1) % 4 }
+
+    /// A past state from `history` in which the node `node` selects is the
+    /// same node as in `state` at another version, if there is one (an
+    /// undo that changes something); else any past state; `nil` without
+    /// history.
+    static func pastVersion<G: RandomNumberGenerator, N: VersionedValue>(
+        of node: (TreeState) -> N, in state: TreeState, history: [TreeState], _ rng: inout G
+    ) -> TreeState? {
+        let current = node(state)
+        let older = history.filter { node($0).nodeID == current.nodeID && node($0).version != current.version }
+        return older.randomElement(using: &rng) ?? history.randomElement(using: &rng)
+    }
 
     /// One `inout` access for the length of `body`.
     static func modify<T>(_ value: inout T, _ body: (inout T) -> Void) { body(&value) }
