@@ -48,10 +48,24 @@ public struct TreeRoot: Hashable, Sendable {
     public var name: String?
     public var m1: Versioned<TreeMid>
     public var m2: Versioned<TreeMid>
-    public var leaf: Versioned<TreeLeaf>
+    /// Kept equal to `leaf.a` by `leaf`'s `didSet`: a sibling field written
+    /// whenever the child node is, even through it.
+    public private(set) var leafCache: Int
+    /// An observed child node: it has no storage range
+    /// (`MemoryLayout.offset(of:)` is nil), and a write through it also
+    /// writes `leafCache`.
+    public var leaf: Versioned<TreeLeaf> { didSet { leafCache = leaf.a } }
     public init(count: Int, name: String?, m1: Versioned<TreeMid>, m2: Versioned<TreeMid>, leaf: Versioned<TreeLeaf>) {
-        self.count = count; self.name = name; self.m1 = m1; self.m2 = m2; self.leaf = leaf
+        self.count = count; self.name = name; self.m1 = m1; self.m2 = m2; self.leaf = leaf; self.leafCache = leaf.a
     }
+}
+
+/// A plain `Hashable` struct holding an array of nodes taken from a state
+/// (a selection whose `==` stops at the array's shared storage).
+public struct TreeLeafBundle: Hashable, Sendable {
+    public var tag: Int
+    public var leaves: [Versioned<TreeLeaf>]
+    public init(tag: Int, leaves: [Versioned<TreeLeaf>]) { self.tag = tag; self.leaves = leaves }
 }
 
 public typealias TreeState = Versioned<TreeRoot>
@@ -96,7 +110,7 @@ public enum TreeGen {
             if first { body(&state.m1) } else { body(&state.m2) }
         }
         let m = first ? "m1" : "m2"
-        switch Int.random(in: 0..<42, using: &rng) {
+        switch Int.random(in: 0..<48, using: &rng) {
         case 0: state.count = v; return "count = \(v)"
         case 1: state.count += 0; return "count += 0"
         case 2: let n = Bool.random(using: &rng) ? nil : "n\(v)"; state.name = n; return "name = \(n ?? "nil")"
@@ -207,11 +221,91 @@ public enum TreeGen {
             }
             return description
         case 40: mid(&state) { $0.rows.swapAt(0, 1) }; return "\(m).rows.swapAt(0, 1)"
+        case 41:
+            // Undo of the mid node from a past state through an undo stack,
+            // the past copy visited (an inout access writing nothing) while
+            // the restored node is yielded: the journal's one stamp per node
+            // now names the past copy's, so the restore looks like a
+            // pass-through.
+            guard let past = pastVersion(of: { first ? $0.m1 : $0.m2 }, in: state, history: history, &rng) else {
+                return "undo \(m), visiting (no history)"
+            }
+            var stack = VersionedList([first ? past.m1 : past.m2])
+            mid(&state) { node in
+                node = stack[0]
+                visit(&stack[0])
+            }
+            return "undo \(m) = past \(m), visiting it in an undo stack"
+        case 42:
+            // The same, the past copy written (one field, equal value)
+            // through the undo stack before it is restored.
+            guard let past = pastVersion(of: { first ? $0.m1 : $0.m2 }, in: state, history: history, &rng) else {
+                return "undo \(m), touching (no history)"
+            }
+            var stack = VersionedList([first ? past.m1 : past.m2])
+            mid(&state) { node in
+                stack[0].y = stack[0].y
+                node = stack[0]
+            }
+            return "undo \(m) = past \(m), touching its y in an undo stack"
+        case 43:
+            // Undo of the whole state from an undo stack of states, after a
+            // first write and a visit of the past copy: the root's chain then
+            // runs from the old root to the restored one.
+            guard let past = pastVersion(of: { $0 }, in: state, history: history, &rng) else { return "undo state, visiting (no history)" }
+            var stack = VersionedList([past])
+            state.count = state.count
+            visit(&stack[0])
+            state = stack[0]
+            return "count = itself; undo state = past, visiting it in an undo stack"
+        case 44:
+            // The same, the past copy written (equal value) through the stack.
+            guard let past = pastVersion(of: { $0 }, in: state, history: history, &rng) else { return "undo state, touching (no history)" }
+            var stack = VersionedList([past])
+            state.count = state.count
+            stack[0].m2.inner.right.b = stack[0].m2.inner.right.b
+            state = stack[0]
+            return "count = itself; undo state = past, touching its m2.inner.right.b in an undo stack"
+        case 45:
+            // A write through the observed child (`didSet` writes leafCache).
+            state.leaf.a = (state.leaf.a + 1 + v) % 4; return "leaf.a = (leaf.a + 1 + \(v)) % 4 (didSet)"
+        case 46:
+            // Undo of one leaf, the past copy (in a plain struct node)
+            // visited while the restored leaf is yielded.
+            guard let past = pastVersion(of: { (first ? $0.m1 : $0.m2).inner.left }, in: state, history: history, &rng) else {
+                return "undo \(m).inner.left, visiting (no history)"
+            }
+            var saved = Versioned(TreePair(tag: 0, node: (first ? past.m1 : past.m2).inner.left))
+            mid(&state) { node in
+                modify(&node.inner.left) { left in
+                    left = saved.node
+                    visit(&saved.node)
+                }
+            }
+            return "undo \(m).inner.left = past, visiting the past copy"
         default: mid(&state) { $0.inner.value.x = v }; return "\(m).inner.value.x = \(v)"
         }
     }
 
     static func bump(_ leaf: inout Versioned<TreeLeaf>) { leaf.a = (leaf.a + 1) % 4 }
+
+    /// A past state from `history` in which the node `node` selects is the
+    /// same node as in `state` at another version, if there is one (an
+    /// undo that changes something); else any past state; `nil` without
+    /// history.
+    static func pastVersion<G: RandomNumberGenerator, N: VersionedValue>(
+        of node: (TreeState) -> N, in state: TreeState, history: [TreeState], _ rng: inout G
+    ) -> TreeState? {
+        let current = node(state)
+        let older = history.filter { node($0).nodeID == current.nodeID && node($0).version != current.version }
+        return older.randomElement(using: &rng) ?? history.randomElement(using: &rng)
+    }
+
+    /// One `inout` access for the length of `body`.
+    static func modify<T>(_ value: inout T, _ body: (inout T) -> Void) { body(&value) }
+
+    /// An `inout` access that changes nothing.
+    static func visit<T>(_ value: inout T) {}
 
     /// One `inout` access that replaces the node with another one.
     static func replace(_ leaf: inout Versioned<TreeLeaf>, with other: Versioned<TreeLeaf>) { leaf = other }

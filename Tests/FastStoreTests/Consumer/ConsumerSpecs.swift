@@ -155,7 +155,8 @@ final class SelectorCounter {
 /// Every selector the differential test draws from: one leaf, a node as
 /// selection, a whole node's value, derived values (a count, a sum), two
 /// leaves, a node reached through a plain struct, optional selections, a
-/// version, and selectors that read nothing versioned.
+/// version, selectors that read nothing versioned, nodes inside containers,
+/// reflection and other public reads, and a `didSet`-maintained sibling.
 var treeSelectors: [SelectorSpec] { [
     .plain("count") { $0.count },
     .optional("name") { $0.name },
@@ -195,4 +196,23 @@ var treeSelectors: [SelectorSpec] { [
     .plain("sum m2.rows.a") { $0.m2.rows.reduce(0) { $0 + $1.a } },
     .listChanges("m1.list with changes") { $0.m1.list },      // the diff handed to the callback
     .listChanges("m2.rows with changes") { $0.m2.rows },
+    // A node inside a container as the selection (the container's `==`
+    // short-circuits on its own shared storage).
+    .plain("[leaf]") { [$0.leaf] },
+    .plain("[k: m1.inner.left]") { ["k": $0.m1.inner.left] },
+    .plain("TreeLeafBundle(count, [leaf, m2.inner.right])") { TreeLeafBundle(tag: $0.count, leaves: [$0.leaf, $0.m2.inner.right]) },
+    .plain("VersionedList([leaf])") { VersionedList([$0.leaf]) },
+    .plain("[m2.rows[1]]") { [$0.m2.rows[1]] },
+    // Public reads of versioned values: debug descriptions, Mirror,
+    // underestimatedCount, difference(from:).
+    .plain("String(reflecting: m2.leaves.last)") { String(reflecting: $0.m2.leaves.last) },
+    .plain("String(reflecting: leaf)") { String(reflecting: $0.leaf) },
+    .plain("m1.rows[0].debugDescription") { $0.m1.rows[0].debugDescription },
+    .plain("Mirror of m1.inner") { reflectedDescription($0.m1.inner) },
+    .plain("Mirror children of leaf") { Mirror(reflecting: $0.leaf).children.map { "\($0.label ?? "_")=\(reflectedDescription($0.value))" }.joined(separator: ";") },
+    .plain("m1.list.underestimatedCount") { $0.m1.list.underestimatedCount },
+    .plain("m2.rows.underestimatedCount") { $0.m2.rows.underestimatedCount },
+    .plain("m1.list.difference(from: m2.list).isEmpty") { $0.m1.list.difference(from: $0.m2.list).isEmpty },
+    // A sibling maintained by a child node's `didSet`.
+    .plain("leafCache") { $0.leafCache },
 ] }
