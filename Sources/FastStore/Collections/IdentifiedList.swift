@@ -35,12 +35,6 @@ public struct IdentifiedList<Element: Identifiable> {
 }
 
 extension IdentifiedList: VersionedValue {
-    /// The stamp of the latest write. Records a read of the whole list.
-    @inlinable public var version: VersionStamp {
-        _Tracking.recordWholeRead(_list._nodeID)
-        return _version
-    }
-
     /// The stamp of the latest write, without recording.
     @inlinable internal var _version: VersionStamp { Swift.max(_list._root.stamp, _labels._root.stamp) }
 

@@ -41,13 +41,6 @@ public struct VersionedDictionary<Key: Hashable, Value> {
 }
 
 extension VersionedDictionary: VersionedValue {
-    /// The stamp of the latest write. Records a read of the whole
-    /// dictionary.
-    @inlinable public var version: VersionStamp {
-        _Tracking.recordWholeRead(_nodeID)
-        return _root.stamp
-    }
-
     /// The dictionary's identity and stamp, for the tracking layer (records
     /// nothing).
     @inlinable public var _trackingIdentity: _TrackingIdentity { _TrackingIdentity(node: _nodeID, version: _root.stamp) }

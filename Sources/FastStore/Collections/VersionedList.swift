@@ -64,13 +64,6 @@ public struct VersionedList<Element> {
 }
 
 extension VersionedList: VersionedValue {
-    /// The stamp of the list's latest write. Records a read of the whole
-    /// list (it changes with any write, even of an equal value).
-    @inlinable public var version: VersionStamp {
-        _Tracking.recordWholeRead(_nodeID)
-        return _root.stamp
-    }
-
     /// The list's identity and stamp, for the tracking layer (records
     /// nothing).
     @inlinable public var _trackingIdentity: _TrackingIdentity { _TrackingIdentity(node: _nodeID, version: _root.stamp) }

@@ -80,6 +80,15 @@ extension VersionedValue {
     /// Reading it records nothing (it never changes).
     @inlinable
     public var nodeID: NodeID { _trackingIdentity.node }
+
+    /// The stamp of this value's latest write. Reading it records a read of
+    /// the whole value (it changes with any write, even of an equal value).
+    @inlinable
+    public var version: VersionStamp {
+        let identity = _trackingIdentity
+        _Tracking.recordWholeRead(identity.node)
+        return identity.version
+    }
 }
 
 /// A versioned value's identity and stamp, as FastStore's types report them

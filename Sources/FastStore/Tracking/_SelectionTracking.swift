@@ -29,10 +29,15 @@ internal struct _TrackingMark {
 
     @inlinable init(node: UInt64, stamp: UInt64) { self.node = node; self.stamp = stamp }
 
-    /// Whether `identity` was made or written after this mark.
+    /// Whether the node of `identity` existed at this mark.
     @inlinable
-    func isOlder(than identity: _TrackingIdentity) -> Bool {
-        identity.node.rawValue > node || identity.version.rawValue > stamp
+    func knows(_ identity: _TrackingIdentity) -> Bool { identity.node.rawValue <= node }
+
+    /// Whether the version of `identity` existed at this mark (it was not
+    /// written since).
+    @inlinable
+    func knowsVersion(_ identity: _TrackingIdentity) -> Bool {
+        identity.node.rawValue <= node && identity.version.rawValue <= stamp
     }
 }
 
@@ -130,24 +135,36 @@ internal enum _SelectionTracking {
         defer { _lock.unlock() }
         if let known = _cache[ObjectIdentifier(type)] { return known }
         var inProgress: Set<ObjectIdentifier> = []
-        return _classify(type, &inProgress)
+        let (result, _) = _classify(type, &inProgress)
+        _cache[ObjectIdentifier(type)] = result
+        return result
     }
 
-    /// Must hold the lock.
-    static func _classify(_ type: Any.Type, _ inProgress: inout Set<ObjectIdentifier>) -> Bool {
+    /// Classifies `type`. Returns whether it can hold a node, and whether a
+    /// `false` answer assumed that a type being classified further up holds
+    /// none (such an answer is cached only once that assumption is known to
+    /// hold, i.e. by the outermost call). Must hold the lock.
+    static func _classify(_ type: Any.Type, _ inProgress: inout Set<ObjectIdentifier>) -> (Bool, assumed: Bool) {
         let key = ObjectIdentifier(type)
-        if let known = _cache[key] { return known }
+        if let known = _cache[key] { return (known, false) }
         // NB: a type met again while it is being classified (a struct holding
-        // an array of itself) adds nothing to what its other fields say.
-        guard inProgress.insert(key).inserted else { return false }
+        // an array of itself) adds nothing to what its other fields say; the
+        // answers that relied on that are not cached on their own.
+        guard inProgress.insert(key).inserted else { return (false, true) }
         defer { inProgress.remove(key) }
+        var assumed = false
+        func classify(_ type: Any.Type) -> Bool {
+            let (holds, usedAssumption) = _classify(type, &inProgress)
+            if usedAssumption { assumed = true }
+            return holds
+        }
         let result: Bool
         if type is any _NodeFreeValue.Type {
             result = false
         } else if type is any VersionedValue.Type {
             result = true
         } else if let container = type as? any _SelectionContainer.Type {
-            result = container._elementTypes.contains { _classify($0, &inProgress) }
+            result = container._elementTypes.contains { classify($0) }
         } else if _size(of: type) < MemoryLayout<UnsafeRawPointer>.size {
             // Too small to hold a reference, so no node (enums without
             // payloads, small integers, empty structs).
@@ -157,7 +174,7 @@ internal enum _SelectionTracking {
             case .struct?, .tuple?:
                 var holds = false
                 let complete = _forEachField(of: type, options: []) { _, _, fieldType, _ in
-                    holds = _classify(fieldType, &inProgress)
+                    holds = classify(fieldType)
                     return !holds
                 }
                 result = holds || !complete
@@ -169,8 +186,8 @@ internal enum _SelectionTracking {
                 result = true
             }
         }
-        _cache[key] = result
-        return result
+        if result || !assumed { _cache[key] = result }
+        return (result, !result && assumed)
     }
 
     static func _size(of type: Any.Type) -> Int {
@@ -194,8 +211,9 @@ internal enum _SelectionTracking {
     struct _Probe<T> { var value: T }
 
     /// Records a whole read, into `recorder`, of every versioned node that
-    /// `selection` holds and that existed before `mark`; looks inside the
-    /// nodes made or written after `mark` (built by the selector) instead.
+    /// `selection` holds and that existed before `mark`; also looks inside
+    /// the versions written after `mark` (by the selector), and only inside
+    /// the nodes made after it.
     ///
     /// - Returns: `false` when the selection holds something whose contents
     ///   cannot be seen or can change without a write to the state: a class
@@ -209,9 +227,12 @@ internal enum _SelectionTracking {
         guard mayHoldNodes(type(of: selection)) else { return true }
         if let node = selection as? any VersionedValue {
             let identity = node._trackingIdentity
-            guard mark.isOlder(than: identity) else {
+            // NB: a node that existed before the selector ran (a state node,
+            // or a copy of one the selector wrote) depends on that node as a
+            // whole; a version the selector wrote also holds what it put in.
+            if mark.knows(identity) {
                 recorder.dependencies.append(_Dependency(node: identity.node, kind: .whole))
-                return true
+                if mark.knowsVersion(identity) { return true }
             }
             var seen = true
             node._forEachTrackedChild { if seen { seen = recordNodes(in: $0, since: mark, into: recorder) } }

@@ -53,16 +53,6 @@ public struct Versioned<Value>: VersionedValue {
     @inlinable
     public func _forEachTrackedChild(_ body: (Any) -> Void) { body(_box.value) }
 
-    /// The stamp of this node's latest write (or creation). Any write at or
-    /// below this node replaces it with a fresh one.
-    ///
-    /// Reading it inside a selector records a read of the whole node.
-    @inlinable
-    public var version: VersionStamp {
-        _Tracking.recordWholeRead(_box.nodeID)
-        return _box.version
-    }
-
     /// The node's whole value.
     ///
     /// Reading it records a read of the whole node; writing it (or mutating
