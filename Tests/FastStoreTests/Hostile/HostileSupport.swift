@@ -6,17 +6,17 @@ import FastStoreTestSupport
 // selectors and fed the same states, each logging its callbacks as text.
 
 /// A reducer action that runs a closure (the review's reducers are ad hoc).
-struct ReviewEdit<S>: @unchecked Sendable {
+struct HostileEdit<S>: @unchecked Sendable {
     let body: (inout S) -> Void
     init(_ body: @escaping (inout S) -> Void) { self.body = body }
 }
 
-func reviewStore<S>(_ state: S) -> Store<S, ReviewEdit<S>> {
+func hostileStore<S>(_ state: S) -> Store<S, HostileEdit<S>> {
     Store(state: state, reducer: { state, edit in edit.body(&state) })
 }
 
 /// A fast consumer and a naive one with the same consumers.
-final class ReviewPair<State> {
+final class HostilePair<State> {
     let fast = StateConsumer<State>()
     let naive = NaiveConsumer<State>()
     var fastLog: [String] = []

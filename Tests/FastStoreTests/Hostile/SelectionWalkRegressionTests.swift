@@ -2,10 +2,11 @@
 import FastStoreTestSupport
 import Testing
 
-// Holes found by the review: each test makes the fast consumer miss an
-// update the naive consumer delivers. They FAIL on the reviewed commit.
+// Regressions of the selection walk found by a hostile review: before the
+// fix, each made the fast consumer miss an update the naive consumer
+// delivers.
 
-@Suite struct ReviewHoleTests {
+@Suite struct SelectionWalkRegressionTests {
     // MARK: Hole 1: a state node written (copied) inside the selector
 
     /// The selector copies a state node, writes the copy, and wraps it in
@@ -15,9 +16,9 @@ import Testing
     /// `==` records nothing either. The only dependency left is the root's
     /// `settings` field, which a write *through* settings (a pass-through
     /// of the root) does not trigger.
-    @Test func HOLE_writtenCopyOfStateNodeInArraySelection() {
-        let store = reviewStore(RState(RApp()))
-        let pair = ReviewPair<RState>()
+    @Test func aWrittenCopyOfAStateNodeInAnArrayStaysADependency() {
+        let store = hostileStore(RState(RApp()))
+        let pair = HostilePair<RState>()
         pair.add("settings ignoring n", show: rowTitles) { state -> [Versioned<RRow>] in
             var copy = state.settings
             copy.n = 0
@@ -26,7 +27,7 @@ import Testing
         pair.connect(to: store)
         _ = pair.take()
 
-        store.dispatch(ReviewEdit { $0.settings.title = "changed" })
+        store.dispatch(HostileEdit { $0.settings.title = "changed" })
         let (fast, naive) = pair.take()
         #expect(naive == ["settings ignoring n: s/0 -> changed/0"])
         #expect(fast == naive, "fast consumer missed the write through settings")
@@ -37,8 +38,8 @@ import Testing
     /// a selector that drops hidden rows from a copy (`removeAll(where:)`
     /// records nothing, unlike `filter`) is never re-evaluated when the
     /// store appends a row.
-    @Test func HOLE_collectionDiffConsumerOfListWrittenInSelector() {
-        let store = reviewStore(RState(RApp()))
+    @Test func aCollectionConsumerOfAListWrittenInTheSelector() {
+        let store = hostileStore(RState(RApp()))
         let consumer = StateConsumer<RState>()
         var calls: [String] = []
         consumer.add({ state -> VersionedList<RDoc> in
@@ -51,19 +52,19 @@ import Testing
         let subscription = consumer.connect(to: store)
         #expect(calls == ["d0,d2"])
 
-        store.dispatch(ReviewEdit { $0.docs.append(RDoc(name: "d3")) })
+        store.dispatch(HostileEdit { $0.docs.append(RDoc(name: "d3")) })
         #expect(calls == ["d0,d2", "d0,d2,d3"], "fast consumer missed the appended row")
 
-        store.dispatch(ReviewEdit { $0.docs[0].name = "renamed" })
+        store.dispatch(HostileEdit { $0.docs[0].name = "renamed" })
         #expect(calls.last == "renamed,d2,d3", "fast consumer missed the renamed row")
         _ = subscription
     }
 
     /// The same hole through a `VersionedList` built in the selector around
     /// a written copy (its `==` stops at the shared root).
-    @Test func HOLE_writtenCopyInsideNewVersionedListSelection() {
-        let store = reviewStore(RState(RApp()))
-        let pair = ReviewPair<RState>()
+    @Test func aWrittenCopyInsideANewVersionedList() {
+        let store = hostileStore(RState(RApp()))
+        let pair = HostilePair<RState>()
         pair.add("wrapped", show: { rowTitles(Array($0)) }) { state -> VersionedList<Versioned<RRow>> in
             var copy = state.a
             copy.n = 7
@@ -72,7 +73,7 @@ import Testing
         pair.connect(to: store)
         _ = pair.take()
 
-        store.dispatch(ReviewEdit { $0.a.title = "A!" })
+        store.dispatch(HostileEdit { $0.a.title = "A!" })
         let (fast, naive) = pair.take()
         #expect(naive == ["wrapped: a/7 -> A!/7"])
         #expect(fast == naive)
@@ -87,16 +88,16 @@ import Testing
     /// walk skips every `children` array, so a node held only by a child
     /// folder is never a dependency, and `==` on the selection with itself
     /// stops at the shared `children` buffer.
-    @Test func HOLE_recursiveSelectionTypeCachesChildrenAsNodeFree() {
-        let store = reviewStore(RState(RApp()))
-        let pair = ReviewPair<RState>()
+    @Test func aRecursiveSelectionTypeIsNotCachedOnAnAssumption() {
+        let store = hostileStore(RState(RApp()))
+        let pair = HostilePair<RState>()
         pair.add("tree", show: { $0.render() }) { state in
             RFolder(name: "root", children: [RFolder(name: "leaf", children: [], doc: state.treeDoc)], doc: nil)
         }
         pair.connect(to: store)
         _ = pair.take()
 
-        store.dispatch(ReviewEdit { $0.treeDoc.title = "edited" })
+        store.dispatch(HostileEdit { $0.treeDoc.title = "edited" })
         let (fast, naive) = pair.take()
         #expect(naive == ["tree: root[leaf(tree)] -> root[leaf(edited)]"])
         #expect(fast == naive, "fast consumer missed the write to the child folder's document")

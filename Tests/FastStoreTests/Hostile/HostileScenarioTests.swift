@@ -5,9 +5,9 @@ import Testing
 // Scenarios the review tried that held: the fast consumer delivers exactly
 // what the naive one does.
 
-@Suite struct ReviewHeldTests {
+@Suite struct HostileScenarioTests {
     /// Many selectors over every part of the review state.
-    static func addEverything(_ pair: ReviewPair<RState>) {
+    static func addEverything(_ pair: HostilePair<RState>) {
         pair.add("a.title") { $0.a.title }
         pair.add("b.title") { $0.b.title }
         pair.add("a") { $0.a.value }
@@ -51,14 +51,14 @@ import Testing
         pair.add("counter") { $0.counter }
     }
 
-    static func check(_ pair: ReviewPair<RState>, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(_ pair: HostilePair<RState>, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let (fast, naive) = pair.take()
         #expect(fast == naive, "\(what)", sourceLocation: sourceLocation)
     }
 
     @Test func mutationsThroughEveryPath() {
-        let store = reviewStore(RState(RApp()))
-        let pair = ReviewPair<RState>()
+        let store = hostileStore(RState(RApp()))
+        let pair = HostilePair<RState>()
         Self.addEverything(pair)
         pair.connect(to: store)
         Self.check(pair, "first consume")
@@ -166,7 +166,7 @@ import Testing
             }),
         ]
         for (name, step) in steps {
-            store.dispatch(ReviewEdit(step))
+            store.dispatch(HostileEdit(step))
             Self.check(pair, name)
         }
     }
@@ -175,16 +175,16 @@ import Testing
     /// states consumed out of order, twice, or skipped.
     @Test func twoStoresSharingARootAndOutOfOrderStates() {
         let initial = RState(RApp())
-        let first = reviewStore(initial)
-        let second = reviewStore(initial)
-        let pair = ReviewPair<RState>()
+        let first = hostileStore(initial)
+        let second = hostileStore(initial)
+        let pair = HostilePair<RState>()
         Self.addEverything(pair)
         pair.consume(initial)
         Self.check(pair, "first")
 
         var kept: [RState] = [initial]
-        func run(_ store: Store<RState, ReviewEdit<RState>>, _ name: String, _ edit: @escaping (inout RState) -> Void) {
-            store.dispatch(ReviewEdit(edit))
+        func run(_ store: Store<RState, HostileEdit<RState>>, _ name: String, _ edit: @escaping (inout RState) -> Void) {
+            store.dispatch(HostileEdit(edit))
             kept.append(store.state)
             pair.consume(store.state)
             Self.check(pair, name)
@@ -197,8 +197,8 @@ import Testing
         run(first, "first: counter", { $0.counter = 1 })
 
         // Skipped drains, then old states again, then newer ones.
-        first.dispatch(ReviewEdit { $0.items[id: 0]?.node.title = "skipped" })
-        first.dispatch(ReviewEdit { $0.dict["x"]?.n = 77 })
+        first.dispatch(HostileEdit { $0.items[id: 0]?.node.title = "skipped" })
+        first.dispatch(HostileEdit { $0.dict["x"]?.n = 77 })
         pair.consume(first.state)
         Self.check(pair, "after two skipped drains")
         for state in [kept[0], kept[3], kept[1], kept[5], kept[2], first.state, first.state, kept[4], second.state] {
@@ -210,26 +210,26 @@ import Testing
         outside.a.title = "outside"
         pair.consume(outside)
         Self.check(pair, "outside mutation")
-        first.dispatch(ReviewEdit { $0.b.title = "after-outside" })
+        first.dispatch(HostileEdit { $0.b.title = "after-outside" })
         pair.consume(first.state)
         Self.check(pair, "store after outside mutation")
     }
 
     /// `consumeInstantly` and consumers added between consumes.
     @Test func consumeInstantlyAddsBetweenDrains() {
-        let store = reviewStore(RState(RApp()))
-        let pair = ReviewPair<RState>()
+        let store = hostileStore(RState(RApp()))
+        let pair = HostilePair<RState>()
         pair.fast.consumeInstantly = true
         pair.add("a.title") { $0.a.title }
         pair.connect(to: store)
         Self.check(pair, "first")
-        store.dispatch(ReviewEdit { $0.a.title = "x" })
+        store.dispatch(HostileEdit { $0.a.title = "x" })
         // Added now: the fast one is evaluated at once against the kept
         // state; the naive one waits for the next consume. Compare what
         // each has delivered once both have seen the next state.
         pair.add("settings.title") { $0.settings.title }
         _ = pair.take()
-        store.dispatch(ReviewEdit { $0.settings.title = "y" })
+        store.dispatch(HostileEdit { $0.settings.title = "y" })
         let (fast, naive) = pair.take()
         #expect(fast == ["settings.title: s -> y"])
         #expect(naive == ["settings.title: nil -> y"])
@@ -237,15 +237,15 @@ import Testing
 
     /// Control for the recursive-type hole: when the array type is
     /// classified first, the same shape of selection is tracked.
-    @Test func control_recursiveSelectionTypeClassifiedArrayFirst() {
-        let store = reviewStore(RState(RApp()))
-        let pair = ReviewPair<RState>()
+    @Test func aRecursiveSelectionTypeClassifiedArrayFirst() {
+        let store = hostileStore(RState(RApp()))
+        let pair = HostilePair<RState>()
         pair.add("forest", show: { $0.map { $0.render() }.joined() }) { state in
             [RFolder2(name: "root", children: [RFolder2(name: "leaf", children: [], doc: state.treeDoc2)], doc: nil)]
         }
         pair.connect(to: store)
         _ = pair.take()
-        store.dispatch(ReviewEdit { $0.treeDoc2.title = "edited" })
+        store.dispatch(HostileEdit { $0.treeDoc2.title = "edited" })
         Self.check(pair, "tree doc write")
     }
 }
