@@ -170,11 +170,9 @@ public final class StateConsumer<State>: @unchecked Sendable {
     internal func _consumeOne(_ state: State) {
         _turn.plan.removeAll(keepingCapacity: true)
         let newRoot = _rootReader?(state)
+        let lastRoot = _turn.lastRoot
         // NB: the change log is read before taking the consumer's lock, so
         // the two locks are never held together.
-        _lock.lock()
-        let lastRoot = _guarded.lastRoot
-        _lock.unlock()
         var journaled = false
         if let newRoot, let lastRoot, lastRoot != newRoot {
             journaled = _ChangeLog.shared.spans(from: lastRoot, to: newRoot, into: &_turn.spans)
@@ -198,7 +196,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
                 if lastRoot != nil { _diagnoseSlowPath(lastRoot: lastRoot!, newRoot: newRoot) }
                 #endif
             }
-            _guarded.lastRoot = newRoot
+            _turn.lastRoot = newRoot
         } else {
             _guarded.registry.planAll(into: &_turn.plan)
             _guarded.stats.fullConsumes += 1
@@ -257,8 +255,6 @@ public final class StateConsumer<State>: @unchecked Sendable {
 internal struct _ConsumerGuarded<State> {
     @usableFromInline var registry = _ConsumerRegistry<State>()
     @usableFromInline var turn = _ConsumeTurn<_PendingConsume<State>>()
-    /// Root of the last consumed state (versioned state only).
-    @usableFromInline var lastRoot: _RootVersion?
     /// The last consumed state, kept only while `consumeInstantly` is on.
     @usableFromInline var instantState: State?
     @usableFromInline var consumeInstantly = false
@@ -273,6 +269,8 @@ internal struct _ConsumerGuarded<State> {
 @usableFromInline
 internal struct _ConsumerTurnOwned<State> {
     @usableFromInline let recorder = _ReadRecorder()
+    /// Root of the last consumed state (versioned state only).
+    @usableFromInline var lastRoot: _RootVersion?
     @usableFromInline var candidates: [Int] = []
     @usableFromInline var plan: [ConsumerHandle<State>] = []
     @usableFromInline var spans: [_DrainChanges] = []

@@ -49,7 +49,7 @@ internal final class _DrainChanges: @unchecked Sendable {
 @usableFromInline
 internal final class _ChangeLog: @unchecked Sendable {
     // NB: `@unchecked Sendable`: every field is guarded by `lock`.
-    @usableFromInline static let shared = _ChangeLog(capacity: 512, writeCapacity: 1 << 18)
+    @usableFromInline static let shared = _ChangeLog(capacity: 128, writeCapacity: 1 << 15)
 
     @usableFromInline let lock = _Lock()
     @usableFromInline let capacity: Int
