@@ -93,6 +93,18 @@ struct VersionedListIterationTests {
         for k in 0 ..< min(count, 70) { #expect(partial.next() == k) }
     }
 
+    /// Past the last element `next()` keeps returning nil (the iterator
+    /// starts before its first leaf, and a root leaf is entered once).
+    @Test(arguments: [0, 1, 64, 65, 4097])
+    func exhaustedIteratorStaysExhausted(count: Int) {
+        var iterator = VersionedList(0 ..< count).makeIterator()
+        var n = 0
+        while iterator.next() != nil { n += 1 }
+        #expect(n == count)
+        #expect(iterator.next() == nil)
+        #expect(iterator.next() == nil)
+    }
+
     /// A copy into a buffer shorter than the list hands back an iterator
     /// positioned just after the copied prefix (the skip crosses leaves and
     /// bottom branches).
