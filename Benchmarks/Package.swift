@@ -34,6 +34,13 @@ let package = Package(
             ],
             path: "Benchmarks/Runner"
         ),
+        // `fsinstructions`: a fixed number of dispatches of one profile, for
+        // instruction counts under callgrind (`scripts/instructions.sh`).
+        .executableTarget(
+            name: "fsinstructions",
+            dependencies: ["StrategyKit"],
+            path: "Benchmarks/Instructions"
+        ),
         // Validation, workload and agreement tests of StrategyKit
         // (`swift test --filter StrategyKitTests` from Benchmarks/).
         .testTarget(

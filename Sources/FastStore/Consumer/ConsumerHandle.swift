@@ -82,7 +82,7 @@ internal struct _Evaluation {
 @inlinable
 internal func _selectRecording<State, Selection>(
     _ state: State, _ selector: (State) -> Selection, _ recorder: _ReadRecorder,
-    inspectsSelection: Bool, isSame: (Selection, Selection) -> Bool
+    inspector: _SelectionInspector<Selection>, isSame: (Selection, Selection) -> Bool
 ) -> (Selection, mustRunAlways: Bool) {
     recorder.record {
         let mark = _TrackingMark.now
@@ -92,7 +92,7 @@ internal func _selectRecording<State, Selection>(
         // as itself (NaN) changes at every consume, as the naive consumer
         // sees it.
         var mustRunAlways = !isSame(selection, selection)
-        if inspectsSelection, !_SelectionTracking.recordNodes(in: selection, since: mark, into: recorder) {
+        if !inspector.recordNodes(in: selection, since: mark, into: recorder) {
             mustRunAlways = true
         }
         return (selection, mustRunAlways)
@@ -108,13 +108,13 @@ extension ConsumerHandle {
         callback: @escaping (Selection?, Selection) -> Void
     ) -> ConsumerHandle {
         let slot = _SelectionSlot<Selection>(last: baseline)
-        let inspectsSelection = _SelectionTracking.mayHoldNodes(Selection.self)
+        let inspector = _SelectionInspector<Selection>()
         return ConsumerHandle(id: id, evaluate: { state, recorder in
             let new: Selection
             var mustRunAlways = false
             if let recorder {
                 (new, mustRunAlways) = _selectRecording(
-                    state, selector, recorder, inspectsSelection: inspectsSelection, isSame: ==)
+                    state, selector, recorder, inspector: inspector, isSame: ==)
             } else {
                 new = selector(state)
             }
@@ -142,7 +142,7 @@ extension ConsumerHandle {
         predict: @escaping (T?, T?) -> Bool
     ) -> ConsumerHandle {
         let slot = _SelectionSlot<T?>(last: .some(nil))
-        let inspectsSelection = _SelectionTracking.mayHoldNodes(T?.self)
+        let inspector = _SelectionInspector<T?>()
         return ConsumerHandle(id: id, evaluate: { state, recorder in
             let new: T?
             var mustRunAlways = false
@@ -150,7 +150,7 @@ extension ConsumerHandle {
                 // NB: as `==` for equatable selections: whatever `predict`
                 // reads of a selection is a dependency.
                 (new, mustRunAlways) = _selectRecording(
-                    state, selector, recorder, inspectsSelection: inspectsSelection, isSame: predict)
+                    state, selector, recorder, inspector: inspector, isSame: predict)
             } else {
                 new = selector(state)
             }

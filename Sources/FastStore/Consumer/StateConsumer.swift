@@ -202,7 +202,7 @@ public final class StateConsumer<State>: @unchecked Sendable {
             _guarded.stats.fullConsumes += 1
         }
         _lock.unlock()
-        _turn.spans.removeAll(keepingCapacity: true)
+        _ChangeLog.shared._clear(&_turn.spans)
 
         for handle in _turn.plan {
             _evaluateAndDeliver(handle, state)

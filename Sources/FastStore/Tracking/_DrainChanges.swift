@@ -44,8 +44,8 @@ internal final class _DrainChanges: @unchecked Sendable {
 /// state built elsewhere, a broken chain, an evicted drain). Nothing is the
 /// slow path: every selector runs and compares.
 ///
-/// Bounded: the oldest drains are dropped beyond ``capacity`` entries or
-/// ``writeCapacity`` writes in all.
+/// Bounded: a ring of the last ``capacity`` drains, holding at most
+/// ``writeCapacity`` writes in all (older drains are dropped first).
 @usableFromInline
 internal final class _ChangeLog: @unchecked Sendable {
     // NB: `@unchecked Sendable`: every field is guarded by `lock`.
@@ -54,17 +54,21 @@ internal final class _ChangeLog: @unchecked Sendable {
     @usableFromInline let lock = _Lock()
     @usableFromInline let capacity: Int
     @usableFromInline let writeCapacity: Int
-    @exclusivity(unchecked) @usableFromInline var byNewRoot: [VersionStamp: _DrainChanges] = [:]
-    /// The stamps of `byNewRoot`, oldest first, as a ring.
-    @exclusivity(unchecked) @usableFromInline var order: [VersionStamp] = []
-    @exclusivity(unchecked) @usableFromInline var oldest = 0
+    /// The logged drains, a ring: `ring[(start + k) % capacity]` for `k` in
+    /// `0 ..< count`, oldest first.
+    // NB: a ring searched from the newest entry rather than a dictionary: a
+    // consumer almost always asks for the latest drain, found at the first
+    // comparison, with no hashing.
+    @exclusivity(unchecked) @usableFromInline var ring: [_DrainChanges?]
+    @exclusivity(unchecked) @usableFromInline var start = 0
+    @exclusivity(unchecked) @usableFromInline var count = 0
     @exclusivity(unchecked) @usableFromInline var writeCount = 0
 
     @usableFromInline
     init(capacity: Int, writeCapacity: Int) {
         self.capacity = capacity
         self.writeCapacity = writeCapacity
-        order.reserveCapacity(capacity)
+        ring = Array(repeating: nil, count: capacity)
     }
 
     /// Logs a drain's changes, when they are chained and changed the root.
@@ -76,43 +80,55 @@ internal final class _ChangeLog: @unchecked Sendable {
               changes.writes.count <= writeCapacity else { return }
         lock.lock()
         defer { lock.unlock() }
-        while order.count - oldest >= capacity || writeCount + changes.writes.count > writeCapacity {
+        while count == capacity || writeCount + changes.writes.count > writeCapacity {
             _dropOldest()
         }
-        byNewRoot[changes.newRoot.version] = changes
-        order.append(changes.newRoot.version)
+        ring[(start + count) % capacity] = changes
+        count += 1
         writeCount += changes.writes.count
     }
 
     /// Must hold the lock.
     @usableFromInline
     func _dropOldest() {
-        let stamp = order[oldest]
-        oldest += 1
-        if let dropped = byNewRoot.removeValue(forKey: stamp) { writeCount -= dropped.writes.count }
-        if oldest >= 64, oldest * 2 >= order.count {
-            order.removeFirst(oldest)
-            oldest = 0
-        }
+        if let dropped = ring[start] { writeCount -= dropped.writes.count }
+        ring[start] = nil
+        start = (start + 1) % capacity
+        count -= 1
+    }
+
+    /// Empties `spans`, keeping its storage.
+    ///
+    /// NB: element by element: cheaper than `removeAll(keepingCapacity:)`
+    /// for the one or two spans a consume usually has.
+    @inlinable
+    func _clear(_ spans: inout [_DrainChanges]) {
+        while !spans.isEmpty { spans.removeLast() }
     }
 
     /// Replaces `spans` with the logged drains that lead from `old` to `new`,
     /// oldest first. Returns `false` (leaving `spans` unspecified) when the
     /// log cannot prove the whole step.
     ///
-    /// - Complexity: O(drains between the two roots), at most ``capacity``.
+    /// - Complexity: O(drains logged since `old`'s drain), at most
+    ///   ``capacity``; O(1) for the latest drain.
     @inlinable
     func spans(from old: _RootVersion, to new: _RootVersion, into spans: inout [_DrainChanges]) -> Bool {
-        spans.removeAll(keepingCapacity: true)
+        _clear(&spans)
         guard old.node == new.node, old.version < new.version else { return false }
         lock.lock()
         defer { lock.unlock() }
-        var stamp = new.version
-        while stamp != old.version {
-            guard spans.count < capacity, let span = byNewRoot[stamp], span.newRoot.node == new.node,
-                  span.oldRoot.version >= old.version else { return false }
+        var wanted = new.version
+        var k = count - 1
+        while wanted != old.version {
+            // Newest first: the drain that produced `wanted` is at or before k.
+            while k >= 0, ring[(start + k) % capacity]!.newRoot.version != wanted { k -= 1 }
+            guard k >= 0 else { return false }
+            let span = ring[(start + k) % capacity]!
+            guard span.newRoot.node == new.node, span.oldRoot.version >= old.version else { return false }
             spans.append(span)
-            stamp = span.oldRoot.version
+            wanted = span.oldRoot.version
+            k -= 1
         }
         spans.reverse()
         return true

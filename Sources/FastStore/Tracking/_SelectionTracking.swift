@@ -252,3 +252,58 @@ internal enum _SelectionTracking {
         return true
     }
 }
+
+/// How a consumer inspects its selections, decided once per consumer from
+/// the selection's type: not at all (it cannot hold a node), by reading the
+/// identity of a selection that is itself a node (or an optional node)
+/// without any dynamic cast, or by the general walk.
+@usableFromInline
+internal struct _SelectionInspector<Selection> {
+    @usableFromInline let mayHoldNodes: Bool
+    /// Reads the identity of a selection that is a node (`nil`: an absent
+    /// optional node), when `Selection` is a node or an optional node.
+    @usableFromInline let identity: ((Selection) -> _TrackingIdentity?)?
+
+    @inlinable
+    init() {
+        identity = _SelectionInspector._identityReader()
+        mayHoldNodes = identity != nil || _SelectionTracking.mayHoldNodes(Selection.self)
+    }
+
+    @usableFromInline
+    static func _identityReader() -> ((Selection) -> _TrackingIdentity?)? {
+        if let read = _TrackingIdentity.reader(for: Selection.self) { return { read($0) } }
+        guard let optional = Selection.self as? any _OptionalNode.Type else { return nil }
+        func make<O: _OptionalNode>(_: O.Type) -> (Selection) -> _TrackingIdentity? {
+            // NB: `Selection == O` here; the bit cast spares a dynamic cast per call.
+            { selection in unsafeBitCast(selection, to: O.self)._wrappedIdentity }
+        }
+        return make(optional)
+    }
+
+    /// Records the nodes `selection` holds (see
+    /// ``_SelectionTracking/recordNodes(in:since:into:)``); `false` when the
+    /// consumer must run at every consume.
+    @inlinable
+    func recordNodes(in selection: Selection, since mark: _TrackingMark, into recorder: _ReadRecorder) -> Bool {
+        guard mayHoldNodes else { return true }
+        if let identity {
+            guard let node = identity(selection) else { return true }
+            if mark.knowsVersion(node) {
+                recorder.dependencies.append(_Dependency(node: node.node, kind: .whole))
+                return true
+            }
+        }
+        return _SelectionTracking.recordNodes(in: selection, since: mark, into: recorder)
+    }
+}
+
+/// An optional versioned value, for ``_SelectionInspector``.
+@usableFromInline
+internal protocol _OptionalNode {
+    var _wrappedIdentity: _TrackingIdentity? { get }
+}
+
+extension Optional: _OptionalNode where Wrapped: VersionedValue {
+    @usableFromInline var _wrappedIdentity: _TrackingIdentity? { self?._trackingIdentity }
+}

@@ -1,0 +1,44 @@
+// `fsinstructions`: a deterministic driver for instruction counts.
+//
+// Builds one profile's workload (seeded), attaches its consumers, warms up,
+// then makes exactly DISPATCHES single dispatches (each waited for), and
+// prints the checksum of what the consumers received. Run it under
+// `valgrind --tool=callgrind` with DISPATCHES and 2 × DISPATCHES: the
+// difference of the two counts divided by DISPATCHES is the instructions per
+// dispatch, with set-up and warm-up cancelled out
+// (`scripts/instructions.sh` does this).
+//
+//   fsinstructions PROFILE.json ENTITIES DISPATCHES [STRATEGY]
+import Foundation
+import StrategyKit
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let entities = Int(arguments[2]), let dispatches = Int(arguments[3]),
+      entities > 0, dispatches > 0 else {
+    FileHandle.standardError.write(Data("usage: fsinstructions PROFILE.json ENTITIES DISPATCHES [STRATEGY]\n".utf8))
+    exit(2)
+}
+let strategyName = arguments.count > 4 ? arguments[4] : "faststore"
+guard let strategy = Strategies.named(strategyName) else {
+    FileHandle.standardError.write(Data("fsinstructions: unknown strategy '\(strategyName)'; valid: \(Strategies.names.joined(separator: ", "))\n".utf8))
+    exit(2)
+}
+let profile: ProfileSpec
+do {
+    profile = try ProfileLoader.load(URL(fileURLWithPath: arguments[1]))
+} catch {
+    FileHandle.standardError.write(Data("fsinstructions: \(error)\n".utf8))
+    exit(2)
+}
+let warmup = 200
+let workload = Workload(profile: profile, entities: entities, maxDispatches: dispatches, seconds: 1, warmup: warmup)
+let subject = strategy.init(workload: workload)
+subject.attachConsumers()
+for action in workload.actions.prefix(warmup) { subject.dispatch(action) }
+subject.waitUntilIdle()
+for action in workload.actions.dropFirst(warmup).prefix(dispatches) {
+    subject.dispatch(action)
+    subject.waitUntilIdle()
+}
+let totals = subject.delivered
+print("dispatches \(dispatches) callbacks \(totals.callbacks) checksum \(totals.checksum)")
