@@ -5,7 +5,7 @@ extension IdentifiedList {
     @inlinable
     internal func _position(of id: ID) -> Int? {
         guard let label = _labels._value(forKey: id) else { return nil }
-        return _list._root.position(ofLabel: label)
+        return _list._position(ofLabel: label)
     }
 
     /// The element with `id`, or nil. Setting an element updates it in place
@@ -21,7 +21,7 @@ extension IdentifiedList {
         get {
             _Tracking.recordElementRead(_list._nodeID, id)
             guard let position = _position(of: id) else { return nil }
-            return _list._root.element(at: position).element
+            return _list._unrecordedElement(at: position).element
         }
         set {
             guard let newValue else {
@@ -33,7 +33,7 @@ extension IdentifiedList {
             if let position = _position(of: id) {
                 _update(newValue, at: position)
             } else {
-                insert(newValue, at: _list._root.count)
+                insert(newValue, at: _list._count)
             }
         }
         _modify {
@@ -43,7 +43,7 @@ extension IdentifiedList {
                 if let element {
                     _collectionPrecondition(
                         element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
-                    insert(element, at: _list._root.count)
+                    insert(element, at: _list._count)
                 }
                 return
             }
@@ -53,9 +53,9 @@ extension IdentifiedList {
             // with its identity and label, as one write of the id.
             let old = _version
             let new = VersionStamp.next()
-            let slot = _list._root.slot(at: position)
+            let slot = _list._slot(at: position)
             let label = _label(at: position)
-            _ListNode.makeUnique(&_list._root, stamp: new)
+            _list._makeRootUnique(stamp: new)
             var element: Element? = _list._remove(at: position, stamp: new).element
             defer {
                 if let element {
@@ -78,8 +78,8 @@ extension IdentifiedList {
     internal mutating func _update(_ element: Element, at position: Int) {
         let old = _version
         let new = VersionStamp.next()
-        _ListNode.makeUnique(&_list._root, stamp: new)
-        let (leaf, offset) = _list._root.uniqueLeaf(containing: position, stamp: new)
+        _list._makeRootUnique(stamp: new)
+        let (leaf, offset) = _list._uniqueLeaf(containing: position, stamp: new)
         leaf.slots[offset].written = new.rawValue
         leaf.elements[offset].element = element
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: new, element.id)
@@ -107,8 +107,8 @@ extension IdentifiedList {
     public var ids: [ID] {
         _Tracking.recordWholeRead(_list._nodeID)
         var ids: [ID] = []
-        ids.reserveCapacity(_list._root.count)
-        _list._root.forEachLeaf { leaf in
+        ids.reserveCapacity(_list._count)
+        _list._forEachLeaf { leaf in
             for entry in leaf.elements { ids.append(entry.element.id) }
         }
         return ids
@@ -121,13 +121,13 @@ extension IdentifiedList {
     /// - Complexity: O(log n) amortized.
     @inlinable
     public mutating func insert(_ element: Element, at position: Int) {
-        _collectionPrecondition(position >= 0 && position <= _list._root.count, "Index out of range")
+        _collectionPrecondition(position >= 0 && position <= _list._count, "Index out of range")
         let id = element.id
         _collectionPrecondition(_labels._value(forKey: id) == nil, "IdentifiedList: duplicate id \(id)")
         let old = _version
         let label = _freeLabel(forInsertionAt: position)
         let new = VersionStamp.next()
-        _ListNode.makeUnique(&_list._root, stamp: new)
+        _list._makeRootUnique(stamp: new)
         _list._insert(
             _IdentifiedEntry(label: label, element: element), slot: _ListSlot(fresh: new.rawValue),
             at: position, stamp: new)
@@ -141,7 +141,7 @@ extension IdentifiedList {
     /// - Precondition: no element has the same id.
     @inlinable
     public mutating func append(_ element: Element) {
-        insert(element, at: _list._root.count)
+        insert(element, at: _list._count)
     }
 
     /// Appends every element of `elements`, in order.
@@ -157,10 +157,10 @@ extension IdentifiedList {
     @inlinable
     @discardableResult
     public mutating func remove(at position: Int) -> Element {
-        _collectionPrecondition(position >= 0 && position < _list._root.count, "Index out of range")
+        _collectionPrecondition(position >= 0 && position < _list._count, "Index out of range")
         let old = _version
         let new = VersionStamp.next()
-        _ListNode.makeUnique(&_list._root, stamp: new)
+        _list._makeRootUnique(stamp: new)
         let element = _list._remove(at: position, stamp: new).element
         _labels._setValue(nil, forKey: element.id)
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, element.id)
@@ -189,16 +189,16 @@ extension IdentifiedList {
     /// - Complexity: O(log n) amortized.
     @inlinable
     public mutating func move(from source: Int, to destination: Int) {
-        let n = _list._root.count
+        let n = _list._count
         _collectionPrecondition(source >= 0 && source < n && destination >= 0 && destination < n, "Index out of range")
         guard source != destination else { return }
         let old = _version
         let new = VersionStamp.next()
-        _ListNode.makeUnique(&_list._root, stamp: new)
+        _list._makeRootUnique(stamp: new)
         var entry = _list._remove(at: source, stamp: new)
         entry.label = _freeLabel(forInsertionAt: destination)
         let stamp = VersionStamp.next()
-        _ListNode.makeUnique(&_list._root, stamp: stamp)
+        _list._makeRootUnique(stamp: stamp)
         _list._insert(entry, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
         _labels._setValue(entry.label, forKey: entry.element.id)
         _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .content)
@@ -223,13 +223,13 @@ extension IdentifiedList {
     internal mutating func _removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows -> Bool {
         var kept = ContiguousArray<Element>()
         var slots = ContiguousArray<_ListSlot>()
-        try _list._root.forEachLeaf { leaf in
+        try _list._forEachLeaf { leaf in
             for i in 0 ..< leaf.count where try !shouldBeRemoved(leaf.elements[i].element) {
                 kept.append(leaf.elements[i].element)
                 slots.append(leaf.slot(i))
             }
         }
-        guard kept.count != _list._root.count else { return false }
+        guard kept.count != _list._count else { return false }
         _rebuild(kept, slots: slots)
         return true
     }
@@ -255,10 +255,10 @@ extension IdentifiedList {
     /// `sort(by:)` without journaling; whether anything was rebuilt.
     @inlinable
     internal mutating func _sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> Bool {
-        guard _list._root.count > 1 else { return false }
+        guard _list._count > 1 else { return false }
         var elements = ContiguousArray<Element>()
-        elements.reserveCapacity(_list._root.count)
-        _list._root.forEachLeaf { leaf in
+        elements.reserveCapacity(_list._count)
+        _list._forEachLeaf { leaf in
             for entry in leaf.elements { elements.append(entry.element) }
         }
         try elements.sort(by: areInIncreasingOrder)
@@ -309,24 +309,24 @@ extension IdentifiedList: RandomAccessCollection {
     /// The element count. Records a read of the whole list.
     @inlinable public var endIndex: Int {
         _Tracking.recordWholeRead(_list._nodeID)
-        return _list._root.count
+        return _list._count
     }
 
     /// The element count. Records a read of the whole list.
     @inlinable public var count: Int {
         _Tracking.recordWholeRead(_list._nodeID)
-        return _list._root.count
+        return _list._count
     }
 
     @inlinable public var isEmpty: Bool {
         _Tracking.recordWholeRead(_list._nodeID)
-        return _list._root.count == 0
+        return _list._count == 0
     }
 
     /// The element count. Records a read of the whole list.
     @inlinable public var underestimatedCount: Int {
         _Tracking.recordWholeRead(_list._nodeID)
-        return _list._root.count
+        return _list._count
     }
 
     @inlinable public func index(after i: Int) -> Int { i + 1 }
@@ -341,16 +341,16 @@ extension IdentifiedList: RandomAccessCollection {
     /// - Complexity: O(log n).
     @inlinable
     public subscript(position: Int) -> Element {
-        _collectionPrecondition(position >= 0 && position < _list._root.count, "Index out of range")
+        _collectionPrecondition(position >= 0 && position < _list._count, "Index out of range")
         _Tracking.recordWholeRead(_list._nodeID)
-        return _list._root.element(at: position).element
+        return _list._unrecordedElement(at: position).element
     }
 
     /// Iterates the elements leaf by leaf. Records a read of the whole list.
     @inlinable
     public func makeIterator() -> Iterator {
         _Tracking.recordWholeRead(_list._nodeID)
-        return Iterator(base: VersionedList.Iterator(root: _list._root))
+        return Iterator(base: _list._unrecordedIterator())
     }
 
     /// An iterator over an identified list's elements.

@@ -30,7 +30,7 @@ extension IdentifiedList: Encodable where Element: Encodable {
     public func encode(to encoder: any Encoder) throws {
         _Tracking.recordWholeRead(_list._nodeID)
         var container = encoder.unkeyedContainer()
-        try _list._root.forEachLeaf { leaf in
+        try _list._forEachLeaf { leaf in
             for entry in leaf.elements { try container.encode(entry.element) }
         }
     }
@@ -67,7 +67,7 @@ extension IdentifiedList: CustomStringConvertible, CustomDebugStringConvertible 
     private func _describe(debug: Bool) -> String {
         var result = "["
         var first = true
-        _list._root.forEachLeaf { leaf in
+        _list._forEachLeaf { leaf in
             for entry in leaf.elements {
                 if !first { result += ", " }
                 first = false
@@ -92,9 +92,9 @@ extension IdentifiedList {
     internal func _invariantCheck() {
         _list._invariantCheck()
         _labels._invariantCheck()
-        precondition(_labels._count == _list._root.count, "IdentifiedList: \(_labels._count) ids for \(_list._root.count) elements")
+        precondition(_labels._count == _list._count, "IdentifiedList: \(_labels._count) ids for \(_list._count) elements")
         var previous: UInt64? = nil
-        _list._root.forEachLeaf { leaf in
+        _list._forEachLeaf { leaf in
             for entry in leaf.elements {
                 if let previous { precondition(entry.label > previous, "IdentifiedList: labels out of order") }
                 previous = entry.label
@@ -112,8 +112,8 @@ extension IdentifiedList: CustomReflectable {
     public var customMirror: Mirror {
         _Tracking.recordWholeRead(_list._nodeID)
         var elements: [Element] = []
-        elements.reserveCapacity(_list._root.count)
-        _list._root.forEachLeaf { leaf in for entry in leaf.elements { elements.append(entry.element) } }
+        elements.reserveCapacity(_list._count)
+        _list._forEachLeaf { leaf in for entry in leaf.elements { elements.append(entry.element) } }
         return Mirror(self, unlabeledChildren: elements, displayStyle: .collection)
     }
 }

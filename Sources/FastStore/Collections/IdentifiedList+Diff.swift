@@ -52,9 +52,7 @@ extension IdentifiedList {
         _Tracking.recordWholeRead(older._list._nodeID)
         let offsets: VersionedListChanges
         if older._list._nodeID == _list._nodeID {
-            offsets = older._list._root === _list._root
-                ? VersionedListChanges()
-                : _ListNode.difference(from: older._list._root, to: _list._root)
+            offsets = _list._structuralDifference(from: older._list)
         } else {
             let oldIDs = older.ids, newIDs = ids
             var changes = VersionedListChanges(newIDs.difference(from: oldIDs))
@@ -63,7 +61,7 @@ extension IdentifiedList {
             while i < oldIDs.count && j < newIDs.count {
                 if r < changes.removed.count && changes.removed[r] == i { i += 1; r += 1; continue }
                 if s < changes.inserted.count && changes.inserted[s] == j { j += 1; s += 1; continue }
-                if isUpdated(older._list._root.element(at: i).element, _list._root.element(at: j).element) {
+                if isUpdated(older._list._unrecordedElement(at: i).element, _list._unrecordedElement(at: j).element) {
                     changes.updated.append(j)
                     changes.updatedInOlder.append(i)
                 }
@@ -74,9 +72,9 @@ extension IdentifiedList {
         }
         return IdentifiedListChanges(
             offsets: offsets,
-            removed: offsets.removed.map { older._list._root.element(at: $0).element.id },
-            inserted: offsets.inserted.map { _list._root.element(at: $0).element.id },
-            updated: offsets.updated.map { _list._root.element(at: $0).element.id })
+            removed: offsets.removed.map { older._list._unrecordedElement(at: $0).element.id },
+            inserted: offsets.inserted.map { _list._unrecordedElement(at: $0).element.id },
+            updated: offsets.updated.map { _list._unrecordedElement(at: $0).element.id })
     }
 }
 

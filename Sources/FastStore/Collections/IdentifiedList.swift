@@ -36,7 +36,7 @@ public struct IdentifiedList<Element: Identifiable> {
 
 extension IdentifiedList: VersionedValue {
     /// The stamp of the latest write, without recording.
-    @inlinable internal var _version: VersionStamp { Swift.max(_list._root.stamp, _labels._root.stamp) }
+    @inlinable internal var _version: VersionStamp { Swift.max(_list._stamp, _labels._root.stamp) }
 
     /// The list's identity and stamp, for the tracking layer (records
     /// nothing).
@@ -44,7 +44,7 @@ extension IdentifiedList: VersionedValue {
 
     /// Calls `body` with each element (for the tracking layer).
     @inlinable public func _forEachTrackedChild(_ body: (Any) -> Void) {
-        _list._root.forEachLeaf { leaf in for entry in leaf.elements { body(entry.element) } }
+        _list._forEachLeaf { leaf in for entry in leaf.elements { body(entry.element) } }
     }
 }
 
@@ -80,14 +80,14 @@ extension IdentifiedList {
         labels._root.stamp = stamp
         _labels = labels
         let root = slots.map { _ListNode.build(entries, slots: $0, stamp: stamp) } ?? _ListNode.build(entries, stamp: stamp)
-        _list._root = root
+        _list._replaceTree(root)
         _list._checkAfterWrite()
         _labels._checkAfterWrite()
     }
 
     /// The label of the entry at `position`.
     @inlinable
-    internal func _label(at position: Int) -> UInt64 { _list._root.element(at: position).label }
+    internal func _label(at position: Int) -> UInt64 { _list._unrecordedElement(at: position).label }
 
     /// A free label for an insertion at `position`, relabeling neighbours
     /// when the gap there is used up.
@@ -96,7 +96,7 @@ extension IdentifiedList {
     ///   O(w log n).
     @inlinable
     internal mutating func _freeLabel(forInsertionAt position: Int) -> UInt64 {
-        let n = _list._root.count
+        let n = _list._count
         if n == 0 { return Self._firstLabel }
         let step = Self._labelStep
         let prev: UInt64 = position > 0 ? _label(at: position - 1) : 0
@@ -116,7 +116,7 @@ extension IdentifiedList {
     /// that leaves a gap of at least 1,024 between labels.
     @inlinable
     internal mutating func _relabel(around position: Int) {
-        let n = _list._root.count
+        let n = _list._count
         var width = 32
         while true {
             let lower = Swift.max(0, position - width / 2)
@@ -127,13 +127,13 @@ extension IdentifiedList {
             if gap >= 1024 || (lower == 0 && upper == n) {
                 precondition(gap >= 2, "IdentifiedList: label space exhausted")
                 let stamp = VersionStamp.next()
-                _ListNode.makeUnique(&_list._root, stamp: stamp)
+                _list._makeRootUnique(stamp: stamp)
                 var label = lo
                 for p in lower ..< upper {
                     label += gap
                     // NB: a relabel is bookkeeping, not a write of the
                     // element: its slot's write stamp is left alone.
-                    let (leaf, offset) = _list._root.uniqueLeaf(containing: p, stamp: stamp)
+                    let (leaf, offset) = _list._uniqueLeaf(containing: p, stamp: stamp)
                     leaf.elements[offset].label = label
                     _labels._setValue(label, forKey: leaf.elements[offset].element.id, check: false)
                 }

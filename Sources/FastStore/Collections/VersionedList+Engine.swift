@@ -1,0 +1,59 @@
+// Unrecorded access to a list's engine, for the collections built on a
+// list (`IdentifiedList`): reads that record nothing and the steps of a
+// write, so that they never reach into `_root` themselves. Each caller
+// records and journals through `_Tracking` for its own identity.
+
+extension VersionedList {
+    /// The element count, not recorded.
+    @inlinable var _count: Int { _root.count }
+
+    /// The stamp of the latest write, not recorded.
+    @inlinable var _stamp: VersionStamp { _root.stamp }
+
+    /// The element at `position`, not recorded. The position must be valid.
+    @inlinable
+    func _unrecordedElement(at position: Int) -> Element { _root.element(at: position) }
+
+    /// The slot (identity and last write) of the element at `position`.
+    @inlinable
+    func _slot(at position: Int) -> _ListSlot { _root.slot(at: position) }
+
+    /// Calls `body` with each leaf, in order, not recorded.
+    @inlinable
+    func _forEachLeaf(_ body: (_ListNode<Element>) throws -> Void) rethrows { try _root.forEachLeaf(body) }
+
+    /// An iterator over the elements, not recorded.
+    @inlinable
+    func _unrecordedIterator() -> Iterator { Iterator(root: _root) }
+
+    /// Makes the root unique and stamped `stamp`, for a write under way.
+    @inlinable
+    mutating func _makeRootUnique(stamp: VersionStamp) { _ListNode.makeUnique(&_root, stamp: stamp) }
+
+    /// The leaf holding `position` and the offset in it, with the path to it
+    /// made unique and stamped `stamp` (the root must already be).
+    @inlinable
+    mutating func _uniqueLeaf(containing position: Int, stamp: VersionStamp) -> (leaf: _ListNode<Element>, offset: Int) {
+        _root.uniqueLeaf(containing: position, stamp: stamp)
+    }
+
+    /// Replaces the whole tree, keeping the identity (a rebuild).
+    @inlinable
+    mutating func _replaceTree(_ root: _ListNode<Element>) { _root = root }
+
+    /// The structural diff from `older`, a version of this list, not
+    /// recorded.
+    @inlinable
+    func _structuralDifference(from older: VersionedList) -> VersionedListChanges {
+        older._root === _root ? VersionedListChanges() : _ListNode.difference(from: older._root, to: _root)
+    }
+}
+
+extension VersionedList {
+    /// The position of the entry labelled `label`, if any (for
+    /// `IdentifiedList`), not recorded.
+    @inlinable
+    func _position<E>(ofLabel label: UInt64) -> Int? where Element == _IdentifiedEntry<E> {
+        _root.position(ofLabel: label)
+    }
+}
