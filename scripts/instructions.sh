@@ -22,6 +22,8 @@ while [ $# -gt 0 ]; do
 done
 [ ${#specs[@]} -gt 0 ] || specs=(todo:1000 todo:100000 feed deep-tree many-screens)
 D=${DISPATCHES:-2000}
+# Swift seeds its hashing per process; fixed seeds make the counts repeat exactly.
+export SWIFT_DETERMINISTIC_HASHING=1
 
 if ! command -v valgrind >/dev/null; then
     echo "instructions.sh: installing valgrind" >&2
