@@ -12,7 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
-        // The strategy comparison (issue 5): workload profiles, the four
+        // The strategy comparison: workload profiles, the four
         // consumer strategies and the measuring driver. Pure Swift, no
         // jemalloc, so package-benchmark targets may use it too.
         .target(
