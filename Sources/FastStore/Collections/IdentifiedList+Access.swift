@@ -28,7 +28,7 @@ extension IdentifiedList {
                 remove(id: id)
                 return
             }
-            _collectionPrecondition(
+            _usagePrecondition(
                 newValue.id == id, "IdentifiedList: element with id \(newValue.id) set for id \(id)")
             if let position = _position(of: id) {
                 _update(newValue, at: position)
@@ -41,7 +41,7 @@ extension IdentifiedList {
                 var element: Element? = nil
                 yield &element
                 if let element {
-                    _collectionPrecondition(
+                    _usagePrecondition(
                         element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
                     insert(element, at: _list._count)
                 }
@@ -59,7 +59,7 @@ extension IdentifiedList {
             var element: Element? = _list._remove(at: position, stamp: new).element
             defer {
                 if let element {
-                    _collectionPrecondition(
+                    _usagePrecondition(
                         element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
                     _list._insert(
                         _IdentifiedEntry(label: label, element: element), slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new)
@@ -121,9 +121,9 @@ extension IdentifiedList {
     /// - Complexity: O(log n) amortized.
     @inlinable
     public mutating func insert(_ element: Element, at position: Int) {
-        _collectionPrecondition(position >= 0 && position <= _list._count, "Index out of range")
+        _usagePrecondition(position >= 0 && position <= _list._count, "Index out of range")
         let id = element.id
-        _collectionPrecondition(_labels._value(forKey: id) == nil, "IdentifiedList: duplicate id \(id)")
+        _usagePrecondition(_labels._value(forKey: id) == nil, "IdentifiedList: duplicate id \(id)")
         let old = _version
         let label = _freeLabel(forInsertionAt: position)
         let new = VersionStamp.next()
@@ -157,7 +157,7 @@ extension IdentifiedList {
     @inlinable
     @discardableResult
     public mutating func remove(at position: Int) -> Element {
-        _collectionPrecondition(position >= 0 && position < _list._count, "Index out of range")
+        _usagePrecondition(position >= 0 && position < _list._count, "Index out of range")
         let old = _version
         let new = VersionStamp.next()
         _list._makeRootUnique(stamp: new)
@@ -190,7 +190,7 @@ extension IdentifiedList {
     @inlinable
     public mutating func move(from source: Int, to destination: Int) {
         let n = _list._count
-        _collectionPrecondition(source >= 0 && source < n && destination >= 0 && destination < n, "Index out of range")
+        _usagePrecondition(source >= 0 && source < n && destination >= 0 && destination < n, "Index out of range")
         guard source != destination else { return }
         let old = _version
         let new = VersionStamp.next()
@@ -341,7 +341,7 @@ extension IdentifiedList: RandomAccessCollection {
     /// - Complexity: O(log n).
     @inlinable
     public subscript(position: Int) -> Element {
-        _collectionPrecondition(position >= 0 && position < _list._count, "Index out of range")
+        _usagePrecondition(position >= 0 && position < _list._count, "Index out of range")
         _Tracking.recordWholeRead(_list._nodeID)
         return _list._unrecordedElement(at: position).element
     }

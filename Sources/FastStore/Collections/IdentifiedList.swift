@@ -72,7 +72,7 @@ extension IdentifiedList {
         for element in elements {
             let old = labels._root.update(
                 label, for: element.id, hash: _MapNode<ID, UInt64>.hash(element.id), shift: 0, stamp: stamp)
-            _collectionPrecondition(old == nil, "IdentifiedList: duplicate id \(element.id)")
+            _usagePrecondition(old == nil, "IdentifiedList: duplicate id \(element.id)")
             labels._count += 1
             entries.append(_IdentifiedEntry(label: label, element: element))
             label &+= step

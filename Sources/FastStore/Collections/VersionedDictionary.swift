@@ -33,7 +33,7 @@ public struct VersionedDictionary<Key: Hashable, Value> {
         let stamp = _root.stamp
         for (key, value) in pairs {
             let old = _root.update(value, for: key, hash: _MapNode<Key, Value>.hash(key), shift: 0, stamp: stamp)
-            _collectionPrecondition(old == nil, "Duplicate key: \(key)")
+            _usagePrecondition(old == nil, "Duplicate key: \(key)")
             _count += 1
         }
         _checkAfterWrite()

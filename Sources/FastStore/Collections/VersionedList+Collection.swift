@@ -342,7 +342,7 @@ extension VersionedList: RangeReplaceableCollection {
         _ subrange: Range<Int>, with newElements: C
     ) where C.Element == Element {
         let n = _root.count
-        _collectionPrecondition(
+        _usagePrecondition(
             subrange.lowerBound >= 0 && subrange.upperBound <= n, "Range out of bounds")
         let inserted = ContiguousArray(newElements)
         let removedCount = subrange.count
@@ -390,7 +390,7 @@ extension VersionedList: RangeReplaceableCollection {
     /// - Complexity: O(log n); copies one node per level when shared.
     @inlinable
     public mutating func insert(_ element: Element, at index: Int) {
-        _collectionPrecondition(index >= 0 && index <= _root.count, "Index out of range")
+        _usagePrecondition(index >= 0 && index <= _root.count, "Index out of range")
         let (old, new) = _beginWrite()
         _insert(element, slot: _ListSlot(fresh: new.rawValue), at: index, stamp: new)
         _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
@@ -404,7 +404,7 @@ extension VersionedList: RangeReplaceableCollection {
     @inlinable
     @discardableResult
     public mutating func remove(at index: Int) -> Element {
-        _collectionPrecondition(index >= 0 && index < _root.count, "Index out of range")
+        _usagePrecondition(index >= 0 && index < _root.count, "Index out of range")
         let (old, new) = _beginWrite()
         let element = _remove(at: index, stamp: new)
         _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
@@ -418,7 +418,7 @@ extension VersionedList: RangeReplaceableCollection {
     @inlinable
     @discardableResult
     public mutating func removeLast() -> Element {
-        _collectionPrecondition(_root.count > 0, "Can't remove last element from an empty collection")
+        _usagePrecondition(_root.count > 0, "Can't remove last element from an empty collection")
         return remove(at: _root.count - 1)
     }
 
@@ -428,7 +428,7 @@ extension VersionedList: RangeReplaceableCollection {
     @inlinable
     @discardableResult
     public mutating func removeFirst() -> Element {
-        _collectionPrecondition(_root.count > 0, "Can't remove first element from an empty collection")
+        _usagePrecondition(_root.count > 0, "Can't remove first element from an empty collection")
         return remove(at: 0)
     }
 

@@ -97,7 +97,7 @@ extension VersionedList {
     internal mutating func _beginElementWrite(
         at position: Int
     ) -> (old: VersionStamp, new: VersionStamp, leaf: _ListNode<Element>, offset: Int) {
-        _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
+        _usagePrecondition(position >= 0 && position < _root.count, "Index out of range")
         let (old, new) = _beginWrite()
         let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
         leaf.slots[offset].written = new.rawValue
@@ -143,23 +143,13 @@ extension VersionedList {
     #endif
 }
 
-/// Traps with `message`, in every build configuration (the standard
-/// library's own checks print their message in release builds too).
-@inlinable @inline(__always)
-internal func _collectionPrecondition(
-    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-    file: StaticString = #file, line: UInt = #line
-) {
-    if _slowPath(!condition()) { fatalError(message(), file: file, line: line) }
-}
-
 // MARK: Element access
 
 extension VersionedList {
     /// Reads the element at `position`, recording the read.
     @inlinable
     internal func _readElement(at position: Int) -> Element {
-        _collectionPrecondition(position >= 0 && position < _root.count, "Index out of range")
+        _usagePrecondition(position >= 0 && position < _root.count, "Index out of range")
         _Tracking.recordElementRead(_nodeID, position)
         return _root.element(at: position)
     }

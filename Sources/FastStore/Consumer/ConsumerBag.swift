@@ -29,7 +29,7 @@ public final class ConsumerBag<State>: @unchecked Sendable {
     /// - Complexity: O(1).
     public func add(_ consumer: ConsumerHandle<State>?) {
         guard let consumer else { return }
-        precondition(_consumer._owns(consumer),
+        _usagePrecondition(_consumer._owns(consumer),
                      "FastStore: ConsumerBag.add got a consumer that is not registered with the bag's StateConsumer")
         _ = _lock.withLock { _handles.insert(consumer) }
     }

@@ -172,7 +172,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     /// Calling it from inside the drain (a reducer, middleware or subscriber)
     /// would wait for itself: that is a precondition failure.
     public func flush() async {
-        precondition(
+        _usagePrecondition(
             _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self),
             "FastStore: Store.flush() called from inside the store's own drain (reducer, middleware or subscriber); it would wait for itself"
         )
@@ -192,7 +192,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     ///
     /// - Precondition: not called from inside this store's drain.
     public func waitUntilIdle() {
-        precondition(
+        _usagePrecondition(
             _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self),
             "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber); it would wait for itself"
         )
@@ -238,7 +238,7 @@ public final class Store<State, Action>: @unchecked Sendable {
             _lock.lock()
             let took = _guarded.pointee.queue.takePending(into: &_owned.pointee.batch)
             _lock.unlock()
-            precondition(took, "FastStore: internal error: a drain started with nothing to reduce")
+            _usagePrecondition(took, "FastStore: internal error: a drain started with nothing to reduce")
         }
         while true {
             // Reduce one batch on the working copy.
