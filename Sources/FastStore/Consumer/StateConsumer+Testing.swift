@@ -1,7 +1,15 @@
 @_spi(Testing)
 extension StateConsumer {
     /// What the consumes so far did (test and benchmark hook).
-    public var _statistics: _ConsumeStatistics { _lock.withLock { _guarded.stats } }
+    public var _statistics: _ConsumeStatistics {
+        let counters = _lock.withLock { _guarded.stats }
+        var statistics = _ConsumeStatistics()
+        statistics.fullConsumes = counters.fullConsumes
+        statistics.journaledConsumes = counters.journaledConsumes
+        statistics.unchangedConsumes = counters.unchangedConsumes
+        statistics.evaluations = counters.evaluations
+        return statistics
+    }
 
     /// The number of (node, kind, consumer) registrations in the reader
     /// index: what the consumer retains besides selections.

@@ -259,7 +259,7 @@ internal struct _ConsumerGuarded<State> {
     @usableFromInline var instantState: State?
     @usableFromInline var consumeInstantly = false
     /// Statistics of the consumes so far, for tests and benchmarks.
-    @usableFromInline var stats = _ConsumeStatistics()
+    @usableFromInline var stats = _ConsumeCounters()
     @usableFromInline var diagnosedSlowPath = false
     @inlinable init() {}
 }
@@ -277,9 +277,19 @@ internal struct _ConsumerTurnOwned<State> {
     @inlinable init() {}
 }
 
+/// Counters of what consumes did (read as ``_ConsumeStatistics``).
+@usableFromInline
+internal struct _ConsumeCounters {
+    @usableFromInline var fullConsumes = 0
+    @usableFromInline var journaledConsumes = 0
+    @usableFromInline var unchangedConsumes = 0
+    @usableFromInline var evaluations = 0
+    @inlinable init() {}
+}
+
 /// Counters of what consumes did, for tests and benchmarks (read through
 /// the `_statistics` SPI).
-@frozen
+@_spi(Testing)
 public struct _ConsumeStatistics: Equatable, Sendable {
     /// Consumes that evaluated every consumer.
     public var fullConsumes = 0

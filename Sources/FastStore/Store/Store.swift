@@ -205,7 +205,8 @@ public final class Store<State, Action>: @unchecked Sendable {
         }
     }
 
-    /// Number of actions dispatched so far.
+    /// Number of actions dispatched so far (a test hook).
+    @_spi(Testing)
     public var dispatchedCount: UInt64 {
         _lock.withLock { _guarded.pointee.queue.enqueuedCount }
     }

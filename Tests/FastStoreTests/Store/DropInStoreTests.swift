@@ -1,4 +1,4 @@
-import FastStore
+@_spi(Testing) import FastStore
 import Testing
 
 // The hand-written store's program, unchanged but for the import. It declares

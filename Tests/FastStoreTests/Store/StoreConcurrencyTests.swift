@@ -1,4 +1,4 @@
-import FastStore
+@_spi(Testing) import FastStore
 import Foundation
 import Testing
 
