@@ -31,7 +31,14 @@ do {
     exit(2)
 }
 let warmup = 200
-let workload = Workload(profile: profile, entities: entities, maxDispatches: dispatches, seconds: 1, warmup: warmup)
+// NB: the same actions whatever DISPATCHES is (up to this many), so that
+// generating them cancels out between two runs too.
+let generated = 20_000
+guard dispatches <= generated else {
+    FileHandle.standardError.write(Data("fsinstructions: at most \(generated) dispatches\n".utf8))
+    exit(2)
+}
+let workload = Workload(profile: profile, entities: entities, maxDispatches: generated, seconds: 1, warmup: warmup)
 let subject = strategy.init(workload: workload)
 subject.attachConsumers()
 for action in workload.actions.prefix(warmup) { subject.dispatch(action) }

@@ -19,14 +19,4 @@ internal final class _ReadRecorder {
         defer { context.recorder = outer }
         return try body()
     }
-
-    /// Runs `body` with no recorder installed (what the selection walk uses
-    /// to look inside a selection without recording the looks).
-    @inlinable
-    static func suspended<R>(_ body: () throws -> R) rethrows -> R {
-        guard let context = _TrackingContext.ifPresent, let outer = context.recorder else { return try body() }
-        context.recorder = nil
-        defer { context.recorder = outer }
-        return try body()
-    }
 }
