@@ -19,15 +19,14 @@ internal final class _DrainChanges: @unchecked Sendable {
     /// The changes of a drain whose writes `journal` recorded, the state's
     /// root being at `oldRoot` before the drain and at `newRoot` after.
     ///
-    /// - Complexity: O(writes): when chained, the writes are copied into an
-    ///   array of their exact size (the change log keeps it, and the
-    ///   journal keeps its own buffer for the next drain); otherwise nothing
-    ///   is kept.
+    /// - Complexity: O(1): when chained, the journal's writes are moved
+    ///   here (the change log keeps them; the journal starts its next drain
+    ///   with a fresh buffer); otherwise nothing is kept.
     @inlinable
     init(journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion) {
         let isChained = oldRoot.node == newRoot.node
             && journal.chains(newRoot.node, from: oldRoot.version, to: newRoot.version)
-        self.writes = isChained ? journal.writes.withUnsafeBufferPointer { Array($0) } : []
+        self.writes = isChained ? journal._takeWrites() : []
         self.oldRoot = oldRoot
         self.newRoot = newRoot
         self.isChained = isChained

@@ -41,6 +41,17 @@ internal final class _WriteJournal {
         return try body()
     }
 
+    /// Moves the writes out, leaving the journal a fresh buffer: the writes
+    /// keep a buffer of their own size, never one sized by an earlier,
+    /// larger drain.
+    @inlinable
+    func _takeWrites() -> [(node: NodeID, kind: _WriteKind)] {
+        var taken: [(node: NodeID, kind: _WriteKind)] = []
+        taken.reserveCapacity(8)
+        swap(&taken, &writes)
+        return taken
+    }
+
     /// Forgets every write, keeping the storage.
     @inlinable
     func reset() {
