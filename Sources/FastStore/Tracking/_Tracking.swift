@@ -44,10 +44,6 @@ internal enum _Tracking {
         recordRead(node, _FieldRange.of(keyPath).map { .field($0) } ?? .member)
     }
 
-    /// Whether a recorder is installed on the calling thread.
-    @inlinable @inline(__always)
-    static var isRecording: Bool { _TrackingContext.ifPresent?.recorder != nil }
-
     // MARK: Writes
 
     /// Journals a write of `kind` that took `node` from stamp `old` to stamp
@@ -76,10 +72,6 @@ internal enum _Tracking {
     ) {
         journalWrite(node, from: old, to: new, _FieldRange.of(keyPath).map { .field($0) } ?? .content)
     }
-
-    /// Whether a journal is installed on the calling thread.
-    @inlinable @inline(__always)
-    static var isJournaling: Bool { _TrackingContext.ifPresent?.journal != nil }
 
     // MARK: Child access
 
