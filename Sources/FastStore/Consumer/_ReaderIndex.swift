@@ -7,11 +7,15 @@
 @usableFromInline
 internal struct _ReaderIndex {
     /// The readers of one node, by what they read.
+    ///
+    /// NB: a class, so that a lookup borrows the entry instead of copying
+    /// four collections out of the dictionary (four retains and releases),
+    /// and an update mutates it in place. Owned by one index, never shared.
     @usableFromInline
-    internal struct _Readers {
+    internal final class _Readers {
         @usableFromInline var whole: Set<Int> = []
         @usableFromInline var member: Set<Int> = []
-        @usableFromInline var elements: [AnyHashable: Set<Int>] = [:]
+        @usableFromInline var elements: [_ElementKey: Set<Int>] = [:]
         /// Readers of stored fields, by field. NB: a write scans these
         /// linearly for overlaps; there are at most as many as the node's
         /// value has stored fields read by some consumer.
@@ -31,11 +35,18 @@ internal struct _ReaderIndex {
     /// - Complexity: O(1) amortized.
     @inlinable
     mutating func insert(_ dependency: _Dependency, reader id: Int) {
+        let readers: _Readers
+        if let existing = nodes[dependency.node] {
+            readers = existing
+        } else {
+            readers = _Readers()
+            nodes[dependency.node] = readers
+        }
         switch dependency.kind {
-        case .whole: nodes[dependency.node, default: _Readers()].whole.insert(id)
-        case .member: nodes[dependency.node, default: _Readers()].member.insert(id)
-        case .element(let key): nodes[dependency.node, default: _Readers()].elements[key, default: []].insert(id)
-        case .field(let range): nodes[dependency.node, default: _Readers()].fields[range, default: []].insert(id)
+        case .whole: readers.whole.insert(id)
+        case .member: readers.member.insert(id)
+        case .element(let key): readers.elements[key, default: []].insert(id)
+        case .field(let range): readers.fields[range, default: []].insert(id)
         }
     }
 
@@ -45,7 +56,7 @@ internal struct _ReaderIndex {
     /// - Complexity: O(1) amortized.
     @inlinable
     mutating func remove(_ dependency: _Dependency, reader id: Int) {
-        guard var readers = nodes.removeValue(forKey: dependency.node) else { return }
+        guard let readers = nodes[dependency.node] else { return }
         switch dependency.kind {
         case .whole: readers.whole.remove(id)
         case .member: readers.member.remove(id)
@@ -60,7 +71,7 @@ internal struct _ReaderIndex {
                 if !ids.isEmpty { readers.fields[range] = ids }
             }
         }
-        if !readers.isEmpty { nodes[dependency.node] = readers }
+        if readers.isEmpty { nodes[dependency.node] = nil }
     }
 
     /// Appends to `candidates` the consumers a write of `kind` to `node`

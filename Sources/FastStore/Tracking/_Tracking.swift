@@ -34,7 +34,7 @@ internal enum _Tracking {
     /// Records a read of one element of `node`, keyed by `key`.
     @inlinable @inline(__always)
     static func recordElementRead<Key: Hashable>(_ node: NodeID, _ key: @autoclosure () -> Key) {
-        recordRead(node, .element(AnyHashable(key())))
+        recordRead(node, .element(_ElementKey(key())))
     }
 
     /// Records a read of the member of `node` that `keyPath` leads to: its
@@ -60,7 +60,7 @@ internal enum _Tracking {
     static func journalElementWrite<Key: Hashable>(
         _ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ key: @autoclosure () -> Key
     ) {
-        journalWrite(node, from: old, to: new, .element(AnyHashable(key())))
+        journalWrite(node, from: old, to: new, .element(_ElementKey(key())))
     }
 
     /// Journals a write of the member of `node` that `keyPath` leads to: its

@@ -10,12 +10,42 @@ internal enum _ReadKind: Hashable {
     /// (``_WriteKind/passThrough``).
     case member
     /// One element of a collection node, by key (an index for lists, a key
-    /// or an id otherwise).
-    case element(AnyHashable)
+    /// or an id otherwise), as an ``_ElementKey``.
+    case element(_ElementKey)
     /// One stored field of a struct node (``Versioned``), by its storage
     /// range. Changes when a write to an overlapping range changes it, or
     /// when the node's contents change as a whole.
     case field(_FieldRange)
+}
+
+/// The key of one element of a collection node, as the tracking compares
+/// it: the key itself when it is an `Int` (list positions, integer ids),
+/// else the key's hash value.
+///
+/// NB: a hash, not the key (no `AnyHashable`): a plain 8-byte value, so a
+/// dependency costs no allocation, no retain and no dynamic cast to record,
+/// compare or index. Two keys with the same hash are taken for the same
+/// element; that can only make a write of one wake the readers of the other
+/// (who then compare their selection and find it unchanged), never hide a
+/// write: the tracking may over-approximate, never under-approximate.
+@usableFromInline
+internal struct _ElementKey: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline let bits: Int
+
+    /// The tracking key of `key`.
+    ///
+    /// - Complexity: O(1) for `Int` keys; else the cost of hashing `key`.
+    @inlinable @inline(__always)
+    init<Key: Hashable>(_ key: Key) {
+        if Key.self == Int.self {
+            bits = unsafeBitCast(key, to: Int.self)
+        } else {
+            bits = key.hashValue
+        }
+    }
+
+    @usableFromInline
+    var description: String { "key \(bits)" }
 }
 
 /// The bytes a stored property occupies within its struct: what tells two
@@ -69,7 +99,7 @@ internal enum _WriteKind: Hashable {
     /// One element of a collection changed, or was inserted or removed under
     /// a stable key: readers of the whole node and of that element are
     /// affected.
-    case element(AnyHashable)
+    case element(_ElementKey)
     /// One stored field of a struct node changed (assigned, mutated in
     /// place, or a child node there replaced): readers of the whole node, of
     /// an overlapping field, and coarse ``_ReadKind/member`` readers are

@@ -184,7 +184,7 @@ struct IdentifiedListTests {
             _ = list.count
         }
         #expect(recorder.dependencies == [
-            _Dependency(node: list.nodeID, kind: .element(AnyHashable(2))),
+            _Dependency(node: list.nodeID, kind: .element(_ElementKey(2))),
             _Dependency(node: list.nodeID, kind: .whole),
         ])
         let journal = _WriteJournal()
@@ -196,7 +196,7 @@ struct IdentifiedListTests {
             list.sort { $0.value > $1.value }
         }
         #expect(journal.writes.map(\.kind) == [
-            .element(AnyHashable(2)), .element(AnyHashable(3)), .element(AnyHashable(1)), .content,
+            .element(_ElementKey(2)), .element(_ElementKey(3)), .element(_ElementKey(1)), .content,
         ])
         #expect(journal.writes.allSatisfy { $0.node == list.nodeID })
         #expect(journal.links[list._trackingIdentity.version]?.node == list.nodeID)

@@ -29,7 +29,7 @@ struct KeyedModifyTests {
         #expect(list[id: 150]?.storageIsUnique() == true)
         #expect(list[id: 150]?.tags == [7])
         #expect(list.ids == Array(0 ..< 200), "same position")
-        #expect(journal.writes.map(\.kind) == [.element(AnyHashable(150))])
+        #expect(journal.writes.map(\.kind) == [.element(_ElementKey(150))])
         #expect(journal.chains(list.nodeID, from: before._trackingIdentity.version, to: list._trackingIdentity.version) == false,
                 "another list")
         let older = list
@@ -64,7 +64,7 @@ struct KeyedModifyTests {
         }
         #expect(dict[250]?.tags == [1])
         #expect(older[250]?.tags == [])
-        #expect(journal.writes.map(\.kind) == [.element(AnyHashable(250))])
+        #expect(journal.writes.map(\.kind) == [.element(_ElementKey(250))])
         #expect(journal.chains(dict.nodeID, from: older._trackingIdentity.version, to: dict._trackingIdentity.version))
         #expect(dict.difference(from: older).updated == [250])
         var alone = VersionedDictionary(uniqueKeysWithValues: (0 ..< 500).map { ($0, Tagged(id: $0)) })

@@ -142,7 +142,7 @@ struct VersionedDictionaryTests {
             _ = dict.count
         }
         #expect(recorder.dependencies == [
-            _Dependency(node: dict.nodeID, kind: .element(AnyHashable(1))),
+            _Dependency(node: dict.nodeID, kind: .element(_ElementKey(1))),
             _Dependency(node: dict.nodeID, kind: .whole),
         ])
         let journal = _WriteJournal()
@@ -153,7 +153,7 @@ struct VersionedDictionaryTests {
             dict[99] = nil  // absent: no write
         }
         #expect(journal.writes.map(\.kind) == [
-            .element(AnyHashable(3)), .element(AnyHashable(1)), .element(AnyHashable(2)),
+            .element(_ElementKey(3)), .element(_ElementKey(1)), .element(_ElementKey(2)),
         ])
         #expect(journal.links[dict._trackingIdentity.version]?.node == dict.nodeID)
     }

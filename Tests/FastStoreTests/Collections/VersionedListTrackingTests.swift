@@ -18,7 +18,7 @@ struct VersionedListTrackingTests {
     @Test func elementReadRecordsTheElement() {
         let list = VersionedList(0 ..< 1000)
         let deps = reads { list[7] }
-        #expect(deps == [_Dependency(node: list.nodeID, kind: .element(AnyHashable(7)))])
+        #expect(deps == [_Dependency(node: list.nodeID, kind: .element(_ElementKey(7)))])
     }
 
     @Test func wholeReadsRecordOncePerCall() {
@@ -53,12 +53,12 @@ struct VersionedListTrackingTests {
         journal.record { list[42] = -1 }
         #expect(journal.writes.count == 1)
         #expect(journal.writes.first?.node == list.nodeID)
-        #expect(journal.writes.first?.kind == .element(AnyHashable(42)))
+        #expect(journal.writes.first?.kind == .element(_ElementKey(42)))
         #expect(journal.links[list._trackingIdentity.version]?.node == list.nodeID)
         #expect(list.version > before)
 
         let modified = writes { list[43] += 1 }
-        #expect(modified.map(\.kind) == [.element(AnyHashable(43))])
+        #expect(modified.map(\.kind) == [.element(_ElementKey(43))])
     }
 
     @Test func structuralWritesJournalContent() {
@@ -82,7 +82,7 @@ struct VersionedListTrackingTests {
         }
         // Each write's `from` was the journal's last stamp, so none was
         // degraded to `.content`.
-        #expect(journal.writes.map(\.kind) == [.element(AnyHashable(1)), .element(AnyHashable(2)), .content])
+        #expect(journal.writes.map(\.kind) == [.element(_ElementKey(1)), .element(_ElementKey(2)), .content])
         #expect(journal.links[list._trackingIdentity.version]?.node == list.nodeID)
     }
 }
