@@ -94,7 +94,12 @@ internal enum _Tracking {
     ///   or unjournaled copy, or no journal to prove anything).
     @inlinable @inline(__always)
     static func endChildAccess<Child: VersionedValue>(_ access: _ChildAccess, _ child: Child) -> _ChildAccessOutcome {
-        let after = child._trackingIdentity
+        endChildAccess(access, child._trackingIdentity)
+    }
+
+    /// ``endChildAccess(_:_:)``, given the child's identity as it came back.
+    @inlinable @inline(__always)
+    static func endChildAccess(_ access: _ChildAccess, _ after: _TrackingIdentity) -> _ChildAccessOutcome {
         if after == access.before { return .untouched }
         if after.node == access.before.node, let journal = _TrackingContext.ifPresent?.journal,
            journal.chains(after.node, from: access.before.version, to: after.version) {

@@ -22,9 +22,9 @@ extension Versioned {
     ///   most this node's storage.
     @inlinable
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> T {
-        get { _readMember(keyPath) }
-        set { _writeMember(keyPath, newValue) }
-        _modify {
+        @inline(__always) get { _readMember(keyPath) }
+        @inline(__always) set { _writeMember(keyPath, newValue) }
+        @inline(__always) _modify {
             _makeUnique()
             _stampMemberWrite(keyPath)
             yield &_box.value[keyPath: keyPath]
@@ -37,7 +37,7 @@ extension Versioned {
     /// - Complexity: O(1) plus the key path's own cost.
     @inlinable
     public subscript<T>(dynamicMember keyPath: KeyPath<Value, T>) -> T {
-        _readMember(keyPath)
+        @inline(__always) get { _readMember(keyPath) }
     }
 
     /// A child node of this node's value.
@@ -55,25 +55,37 @@ extension Versioned {
     ///   most this node's storage, the child pays for its own.
     @inlinable
     public subscript<T: VersionedValue>(dynamicMember keyPath: WritableKeyPath<Value, T>) -> T {
-        get { _readMember(keyPath) }
-        set { _writeMember(keyPath, newValue) }
-        _modify {
+        @inline(__always) get { _readMember(keyPath) }
+        @inline(__always) set { _writeMember(keyPath, newValue) }
+        @inline(__always) _modify {
             _makeUnique()
             let access = _Tracking.beginChildAccess(_box.value[keyPath: keyPath])
-            defer {
-                if let range = _FieldRange.of(keyPath) {
-                    switch _Tracking.endChildAccess(access, _box.value[keyPath: keyPath]) {
-                    case .untouched: break  // the very node it was: nothing changed here
-                    case .passThrough: _stampWrite(.passThrough)
-                    case .replaced: _stampWrite(.field(range))
-                    }
-                } else {
-                    // NB: a computed member's setter, or a stored member's
-                    // `didSet`, ran and may have written any field.
-                    _stampWrite(.content)
-                }
-            }
+            let range = _FieldRange.of(keyPath)
+            defer { _endChildAccess(access, range, after: _box.value[keyPath: keyPath]._trackingIdentity) }
             yield &_box.value[keyPath: keyPath]
+        }
+    }
+
+    /// Ends a mutation through a child node (stored at `range`, or computed
+    /// or observed when `range` is `nil`) that came back as `after`: stamps
+    /// and journals what it did to this node.
+    ///
+    /// NB: the caller reads `after` through the literal key path, inlined,
+    /// so that the projection is folded into a direct access; what is left
+    /// here does not depend on the key path, which keeps the `defer` that
+    /// calls it small enough to be inlined.
+    @inlinable
+    internal mutating func _endChildAccess(_ access: _ChildAccess, _ range: _FieldRange?, after: _TrackingIdentity) {
+        if let range {
+            switch _Tracking.endChildAccess(access, after) {
+            case .untouched: break  // the very node it was: nothing changed here
+            case .passThrough: _stampWrite(.passThrough)
+            case .replaced: _stampWrite(.field(range))
+            }
+        } else {
+            // NB: a computed member's setter, or a stored member's
+            // `didSet`, ran and may have written any field.
+            _stampWrite(.content)
         }
     }
 
