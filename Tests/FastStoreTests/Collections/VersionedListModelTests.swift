@@ -51,6 +51,8 @@ struct VersionedListModelTests {
         var list = VersionedList(initial)
         var model = initial
         let older = list
+        let height = list._root.height
+        #expect(height >= 3)
         for _ in 0 ..< 300 {
             let i = fuzz.int(0 ... model.count - 1)
             switch fuzz.int(0 ... 2) {
@@ -65,7 +67,9 @@ struct VersionedListModelTests {
         #endif
         #expect(Array(list) == model, "seed \(fuzz.seed)")
         #expect(Array(older) == initial)
-        #expect(list._root.height == 3)
+        // NB: a bulk-built tree is packed full, so a hundred inserts may
+        // split up to the root once.
+        #expect(list._root.height >= height && list._root.height <= height + 1)
     }
 
     @Test func versionAndIdentity() {
