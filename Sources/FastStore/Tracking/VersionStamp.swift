@@ -28,6 +28,11 @@ public struct VersionStamp: Hashable, Comparable, Sendable, CustomStringConverti
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "v\(rawValue)" }
+
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    /// NB: see `_mixedHash`: what dictionaries keyed by stamps call.
+    @inlinable public func _rawHashValue(seed: Int) -> Int { _mixedHash(rawValue, seed: seed) }
 }
 
 /// The stable identity of a versioned node: assigned when a node is created,
@@ -51,6 +56,11 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "#\(rawValue)" }
+
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    /// NB: see `_mixedHash`: what dictionaries keyed by node call.
+    @inlinable public func _rawHashValue(seed: Int) -> Int { _mixedHash(rawValue, seed: seed) }
 }
 
 @usableFromInline internal let _stampCounter = ManagedAtomic<UInt64>(0)

@@ -46,6 +46,11 @@ internal struct _ElementKey: Hashable, Sendable, CustomStringConvertible {
 
     @usableFromInline
     var description: String { "key \(bits)" }
+
+    @inlinable static func == (lhs: Self, rhs: Self) -> Bool { lhs.bits == rhs.bits }
+    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(bits) }
+    /// NB: see `_mixedHash`.
+    @inlinable func _rawHashValue(seed: Int) -> Int { _mixedHash(UInt64(bitPattern: Int64(bits)), seed: seed) }
 }
 
 /// The bytes a stored property occupies within its struct: what tells two
