@@ -13,13 +13,13 @@ internal struct _ReaderIndex {
     /// and an update mutates it in place. Owned by one index, never shared.
     @usableFromInline
     internal final class _Readers {
-        @usableFromInline var whole: Set<Int> = []
-        @usableFromInline var member: Set<Int> = []
-        @usableFromInline var elements: [_ElementKey: Set<Int>] = [:]
+        @usableFromInline var whole = _ReaderSet()
+        @usableFromInline var member = _ReaderSet()
+        @usableFromInline var elements: [_ElementKey: _ReaderSet] = [:]
         /// Readers of stored fields, by field. NB: a write scans these
         /// linearly for overlaps; there are at most as many as the node's
         /// value has stored fields read by some consumer.
-        @usableFromInline var fields: [_FieldRange: Set<Int>] = [:]
+        @usableFromInline var fields: [_FieldRange: _ReaderSet] = [:]
 
         @inlinable init() {}
 
@@ -45,8 +45,8 @@ internal struct _ReaderIndex {
         switch dependency.kind {
         case .whole: readers.whole.insert(id)
         case .member: readers.member.insert(id)
-        case .element(let key): readers.elements[key, default: []].insert(id)
-        case .field(let range): readers.fields[range, default: []].insert(id)
+        case .element(let key): readers.elements[key, default: _ReaderSet()].insert(id)
+        case .field(let range): readers.fields[range, default: _ReaderSet()].insert(id)
         }
     }
 
@@ -86,20 +86,20 @@ internal struct _ReaderIndex {
     @inlinable
     func collect(_ node: NodeID, _ kind: _WriteKind, into candidates: inout [Int]) {
         guard let readers = nodes[node] else { return }
-        candidates.append(contentsOf: readers.whole)
+        readers.whole.append(to: &candidates)
         switch kind {
         case .passThrough:
             break
         case .content:
-            candidates.append(contentsOf: readers.member)
-            for ids in readers.elements.values { candidates.append(contentsOf: ids) }
-            for ids in readers.fields.values { candidates.append(contentsOf: ids) }
+            readers.member.append(to: &candidates)
+            for ids in readers.elements.values { ids.append(to: &candidates) }
+            for ids in readers.fields.values { ids.append(to: &candidates) }
         case .element(let key):
-            if let ids = readers.elements[key] { candidates.append(contentsOf: ids) }
+            readers.elements[key]?.append(to: &candidates)
         case .field(let range):
-            candidates.append(contentsOf: readers.member)
+            readers.member.append(to: &candidates)
             for (field, ids) in readers.fields where field.overlaps(range) {
-                candidates.append(contentsOf: ids)
+                ids.append(to: &candidates)
             }
         }
     }
