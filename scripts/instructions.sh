@@ -3,25 +3,63 @@
 # unlike time, so comparable across runs and machines of one architecture.
 #
 #   scripts/instructions.sh [--strategy NAME] [PROFILE[:ENTITIES]]...
+#   scripts/instructions.sh --check [THRESHOLDS.json]
 #
 # Default: the todo profile at 1,000 and 100,000 items, feed, deep-tree and
 # many-screens at their profile sizes, with the faststore strategy. For each,
 # runs `fsinstructions` under callgrind with D and 2D dispatches and prints
 # (I(2D) - I(D)) / D: set-up and warm-up cancel out. Needs valgrind
 # (installed through apt when missing) and builds fsinstructions in release.
+#
+# --check runs the entries of a thresholds file (default
+# Benchmarks/Thresholds/instructions.json: profile, entities, max) with the
+# faststore strategy and 1,000 dispatches, and exits 1 when any count
+# exceeds its max: a regression gate that machine load cannot move (CI runs
+# it; about two minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 strategy=faststore
 specs=()
+check=
 while [ $# -gt 0 ]; do
     case "$1" in
         --strategy) [ $# -ge 2 ] || { echo "instructions.sh: --strategy needs a name" >&2; exit 2; }; strategy=$2; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        --check)
+            if [ $# -ge 2 ] && [[ "$2" != -* ]]; then check=$2; shift 2; else check=Benchmarks/Thresholds/instructions.json; shift; fi
+            [ -f "$check" ] || { echo "instructions.sh: no thresholds file $check" >&2; exit 2; } ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) specs+=("$1"); shift ;;
     esac
 done
+declare -A limits=()
+if [ -n "$check" ]; then
+    [ ${#specs[@]} -eq 0 ] || { echo "instructions.sh: --check takes its profiles from $check" >&2; exit 2; }
+    [ "$strategy" = faststore ] || { echo "instructions.sh: --check measures the faststore strategy only" >&2; exit 2; }
+    while read -r spec max; do
+        specs+=("$spec"); limits[$spec]=$max
+    done < <(python3 - "$check" <<'PY'
+import json, sys
+path = sys.argv[1]
+try:
+    entries = json.load(open(path))["thresholds"]
+    for k, e in enumerate(entries):
+        for field, kind in (("profile", str), ("entities", int), ("max", int)):
+            if not isinstance(e.get(field), kind) or isinstance(e.get(field), bool):
+                sys.exit(f"instructions.sh: {path}: thresholds[{k}].{field}: expected {kind.__name__}")
+        if e["entities"] <= 0 or e["max"] <= 0:
+            sys.exit(f"instructions.sh: {path}: thresholds[{k}]: entities and max must be positive")
+        print(f"{e['profile']}:{e['entities']} {e['max']}")
+except (OSError, ValueError, KeyError, TypeError) as error:
+    sys.exit(f"instructions.sh: {path}: {error}")
+PY
+)
+    [ ${#specs[@]} -gt 0 ] || { echo "instructions.sh: $check lists no thresholds" >&2; exit 2; }
+fi
 [ ${#specs[@]} -gt 0 ] || specs=(todo:1000 todo:100000 feed deep-tree many-screens)
 D=${DISPATCHES:-2000}
+# NB: the counts depend a little on which dispatches run; the thresholds
+# were taken with 1,000 and 2,000.
+[ -z "$check" ] || D=1000
 # Swift seeds its hashing per process; fixed seeds make the counts repeat exactly.
 export SWIFT_DETERMINISTIC_HASHING=1
 
@@ -43,7 +81,8 @@ count() { # count PROFILE ENTITIES DISPATCHES -> total instructions
     grep -E '^(summary|totals):' "$work/out" | head -1 | awk '{print $2}'
 }
 
-printf '%-14s %10s %12s %16s\n' profile entities strategy "instr/dispatch"
+printf '%-14s %10s %12s %16s%s\n' profile entities strategy "instr/dispatch" "${check:+      max  verdict}"
+failed=0
 for spec in "${specs[@]}"; do
     name=${spec%%:*}
     file=Profiles/$name.json
@@ -55,5 +94,16 @@ for spec in "${specs[@]}"; do
     fi
     one=$(count "$file" "$entities" "$D")
     two=$(count "$file" "$entities" $((2 * D)))
-    printf '%-14s %10s %12s %16s\n' "$name" "$entities" "$strategy" $(( (two - one) / D ))
+    per=$(( (two - one) / D ))
+    if [ -n "$check" ]; then
+        max=${limits[$spec]}
+        verdict=ok; [ "$per" -le "$max" ] || { verdict="OVER by $(( (per - max) * 100 / max ))%"; failed=1; }
+        printf '%-14s %10s %12s %16s %8s  %s\n' "$name" "$entities" "$strategy" "$per" "$max" "$verdict"
+    else
+        printf '%-14s %10s %12s %16s\n' "$name" "$entities" "$strategy" "$per"
+    fi
 done
+if [ "$failed" = 1 ]; then
+    echo "instructions.sh: FAIL: instructions per dispatch above the thresholds in $check" >&2
+    exit 1
+fi
