@@ -1,4 +1,4 @@
-@testable import FastStore
+@_spi(Testing) @testable import FastStore
 import FastStoreTestSupport
 import Testing
 
@@ -108,5 +108,61 @@ import Testing
         // Classified inner type first, then the outer one: the same answers.
         #expect(_SelectionTracking.mayHoldNodes(Recursive.self))
         #expect(_SelectionTracking.mayHoldNodes([Recursive].self))
+    }
+}
+
+/// Element keys are tracked by hash (`_ElementKey`): keys whose hashes
+/// collide are taken for one element. That may wake a reader of one key for
+/// a write of the other (it compares and is not called), and must never
+/// hide a write.
+@Suite struct ElementKeyCollisionTests {
+    /// Every value hashes alike.
+    struct Colliding: Hashable {
+        let value: Int
+        func hash(into hasher: inout Hasher) { hasher.combine(0) }
+    }
+
+    struct Fields {
+        var byKey: VersionedDictionary<Colliding, Int>
+        var byInt: VersionedDictionary<Int, Int>
+    }
+
+    enum Action { case setColliding(Int, Int), setInt(Int, Int) }
+
+    @Test func collidingKeysWakeEachOthersReadersButNeverHideAWrite() {
+        let a = Colliding(value: 1), b = Colliding(value: 2)
+        #expect(_ElementKey(a) == _ElementKey(b), "the test needs colliding tracking keys")
+        #expect(_ElementKey(1) != _ElementKey(2))
+        let store = Store(
+            state: Versioned(Fields(byKey: [a: 0, b: 0], byInt: [1: 0, 2: 0])),
+            reducer: { (state: inout Versioned<Fields>, action: Action) in
+                switch action {
+                case .setColliding(let key, let value): state.byKey[Colliding(value: key)] = value
+                case .setInt(let key, let value): state.byInt[key] = value
+                }
+            })
+        let consumer = StateConsumer<Versioned<Fields>>()
+        var calls: [String] = []
+        let readerA = consumer.add({ $0.byKey[a] }) { (_: Int??, new: Int?) in calls.append("a=\(new.map(String.init) ?? "nil")") }
+        let readerB = consumer.add({ $0.byKey[b] }) { (_: Int??, new: Int?) in calls.append("b=\(new.map(String.init) ?? "nil")") }
+        let reader1 = consumer.add({ $0.byInt[1] }) { (_: Int??, new: Int?) in calls.append("1=\(new.map(String.init) ?? "nil")") }
+        let reader2 = consumer.add({ $0.byInt[2] }) { (_: Int??, new: Int?) in calls.append("2=\(new.map(String.init) ?? "nil")") }
+        let subscription = consumer.connect(to: store)
+        calls.removeAll()
+
+        let before = (a: readerA._evaluationCount, b: readerB._evaluationCount)
+        store.dispatch(.setColliding(2, 7))
+        #expect(calls == ["b=7"], "the written key's reader is called, the colliding one is not")
+        #expect(readerB._evaluationCount == before.b + 1)
+        #expect(readerA._evaluationCount == before.a + 1, "a colliding key's reader is woken and compares")
+        store.dispatch(.setColliding(1, 5))
+        #expect(calls == ["b=7", "a=5"], "a write behind a collision is still seen")
+
+        let ints = (one: reader1._evaluationCount, two: reader2._evaluationCount)
+        store.dispatch(.setInt(2, 9))
+        #expect(calls == ["b=7", "a=5", "2=9"])
+        #expect(reader1._evaluationCount == ints.one, "distinct keys: the other reader is not even evaluated")
+        #expect(reader2._evaluationCount == ints.two + 1)
+        withExtendedLifetime(subscription) {}
     }
 }
