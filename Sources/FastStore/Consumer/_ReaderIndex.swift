@@ -13,13 +13,16 @@ internal struct _ReaderIndex {
     /// and an update mutates it in place. Owned by one index, never shared.
     @usableFromInline
     internal final class _Readers {
-        @usableFromInline var whole = _ReaderSet()
-        @usableFromInline var member = _ReaderSet()
-        @usableFromInline var elements: [_ElementKey: _ReaderSet] = [:]
+        // NB: unchecked exclusivity: an entry is touched only under its
+        // consumer's lock, and the dynamic check of a class's stored
+        // properties costs more than the lookup it guards.
+        @exclusivity(unchecked) @usableFromInline var whole = _ReaderSet()
+        @exclusivity(unchecked) @usableFromInline var member = _ReaderSet()
+        @exclusivity(unchecked) @usableFromInline var elements: [_ElementKey: _ReaderSet] = [:]
         /// Readers of stored fields, by field. NB: a write scans these
         /// linearly for overlaps; there are at most as many as the node's
         /// value has stored fields read by some consumer.
-        @usableFromInline var fields: [_FieldRange: _ReaderSet] = [:]
+        @exclusivity(unchecked) @usableFromInline var fields: [_FieldRange: _ReaderSet] = [:]
 
         @inlinable init() {}
 

@@ -199,7 +199,7 @@ struct IdentifiedListTests {
             .element(_ElementKey(2)), .element(_ElementKey(3)), .element(_ElementKey(1)), .content,
         ])
         #expect(journal.writes.allSatisfy { $0.node == list.nodeID })
-        #expect(journal.links[list._trackingIdentity.version]?.node == list.nodeID)
+        #expect(journal.link(producing: list._trackingIdentity.version)?.node == list.nodeID)
         #expect(list.version > before)
         #expect(list.ids == [3, 2])
         #expect(list.filter { $0.value > 25 }.ids == [3])

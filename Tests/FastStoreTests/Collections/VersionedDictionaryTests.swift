@@ -155,7 +155,7 @@ struct VersionedDictionaryTests {
         #expect(journal.writes.map(\.kind) == [
             .element(_ElementKey(3)), .element(_ElementKey(1)), .element(_ElementKey(2)),
         ])
-        #expect(journal.links[dict._trackingIdentity.version]?.node == dict.nodeID)
+        #expect(journal.link(producing: dict._trackingIdentity.version)?.node == dict.nodeID)
     }
 
     @Test func sharedUpdateCopiesAPath() {

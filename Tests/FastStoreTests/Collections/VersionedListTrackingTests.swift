@@ -54,7 +54,7 @@ struct VersionedListTrackingTests {
         #expect(journal.writes.count == 1)
         #expect(journal.writes.first?.node == list.nodeID)
         #expect(journal.writes.first?.kind == .element(_ElementKey(42)))
-        #expect(journal.links[list._trackingIdentity.version]?.node == list.nodeID)
+        #expect(journal.link(producing: list._trackingIdentity.version)?.node == list.nodeID)
         #expect(list.version > before)
 
         let modified = writes { list[43] += 1 }
@@ -83,7 +83,7 @@ struct VersionedListTrackingTests {
         // Each write's `from` was the journal's last stamp, so none was
         // degraded to `.content`.
         #expect(journal.writes.map(\.kind) == [.element(_ElementKey(1)), .element(_ElementKey(2)), .content])
-        #expect(journal.links[list._trackingIdentity.version]?.node == list.nodeID)
+        #expect(journal.link(producing: list._trackingIdentity.version)?.node == list.nodeID)
     }
 }
 
