@@ -191,6 +191,7 @@ public final class Store<State, Action>: @unchecked Sendable {
     /// Blocks the calling thread until the queue is idle (see ``flush()``).
     ///
     /// - Precondition: not called from inside this store's drain.
+    @inlinable
     public func waitUntilIdle() {
         _usagePrecondition(
             _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self),
