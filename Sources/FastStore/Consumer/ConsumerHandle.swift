@@ -9,7 +9,7 @@ public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     // state the closures capture). For the same reason they opt out of
     // dynamic exclusivity checks.
     //
-    // NB: the selection logic is two closures built by the `add` overloads,
+    // NB: the selection logic is one closure built by the `add` overloads,
     // which are `@inlinable`: they are specialized for the concrete state and
     // selection types in the caller's module, where a generic subclass
     // method would run unspecialized (metadata lookups on every call).
@@ -17,14 +17,17 @@ public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     /// The registration sequence number within its ``StateConsumer``:
     /// callbacks run in increasing `id` order.
     @usableFromInline internal let id: Int
-    /// Runs the selector on a state (recording its dependencies into the
-    /// recorder when given) and stores the selection. Returns whether the
-    /// callback must be called (by `deliver`), and whether the consumer must
-    /// be evaluated at every consume.
-    @usableFromInline internal let evaluate: (State, _ReadRecorder?) -> _Evaluation
-    /// Calls the callback with the change stored by the last `evaluate`
-    /// that returned `true`.
-    @usableFromInline internal let deliver: () -> Void
+    /// One evaluation: runs the selector on a state (recording its
+    /// dependencies into the recorder when given) and stores the selection,
+    /// then calls `register(mustRunAlways)`, which files the recorded
+    /// dependencies under the owner's lock and returns whether the consumer
+    /// is still registered, and then, when the selection changed and it is,
+    /// the callback.
+    ///
+    /// NB: one closure rather than an evaluate / deliver pair: one context
+    /// per consumer, and the change waiting for delivery lives in locals
+    /// instead of the selection slot.
+    @usableFromInline internal let run: (State, _ReadRecorder?, _ register: (_ mustRunAlways: Bool) -> Bool) -> Void
     /// Set, under the owner's lock, when the consumer is removed.
     @exclusivity(unchecked) @usableFromInline internal var isRemoved = false
     /// What the selector read at its last evaluation (deduplicated), as
@@ -35,10 +38,9 @@ public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline internal var evaluationCount = 0
 
     @inlinable
-    internal init(id: Int, evaluate: @escaping (State, _ReadRecorder?) -> _Evaluation, deliver: @escaping () -> Void) {
+    internal init(id: Int, run: @escaping (State, _ReadRecorder?, _ register: (_ mustRunAlways: Bool) -> Bool) -> Void) {
         self.id = id
-        self.evaluate = evaluate
-        self.deliver = deliver
+        self.run = run
     }
 
     public static func == (lhs: ConsumerHandle, rhs: ConsumerHandle) -> Bool { lhs === rhs }
@@ -48,30 +50,15 @@ public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
 /// ReSwiftConsumer's name for what `add` returns.
 public typealias TypedConsumer<State> = ConsumerHandle<State>
 
-/// The selection state of one consumer: its last selection and the change
-/// waiting for delivery.
+/// The selection state of one consumer: its last selection.
 @usableFromInline
 internal final class _SelectionSlot<Selection> {
     /// The last selection; `nil` before the first evaluation (or the
     /// baseline given, e.g. `.some(nil)` for optional selections, so that a
     /// first `nil` selection is no change).
     @exclusivity(unchecked) @usableFromInline var last: Selection?
-    @exclusivity(unchecked) @usableFromInline var pendingOld: Selection?
-    @exclusivity(unchecked) @usableFromInline var pendingNew: Selection?
 
     @inlinable init(last: Selection?) { self.last = last }
-}
-
-/// What one evaluation of a consumer found.
-@usableFromInline
-internal struct _Evaluation {
-    /// The selection changed: the callback must be called.
-    @usableFromInline let changed: Bool
-    /// The recorded reads cannot tell when the selection changes (the
-    /// selection holds something the tracking cannot see through, or is not
-    /// equal to itself): evaluate the consumer at every consume.
-    @usableFromInline let mustRunAlways: Bool
-    @inlinable init(changed: Bool, mustRunAlways: Bool) { self.changed = changed; self.mustRunAlways = mustRunAlways }
 }
 
 /// Runs `selector` on `state` with `recorder` installed and records the
@@ -109,7 +96,7 @@ extension ConsumerHandle {
     ) -> ConsumerHandle {
         let slot = _SelectionSlot<Selection>(last: baseline)
         let inspector = _SelectionInspector<Selection>()
-        return ConsumerHandle(id: id, evaluate: { state, recorder in
+        return ConsumerHandle(id: id, run: { state, recorder, register in
             let new: Selection
             var mustRunAlways = false
             if let recorder {
@@ -120,16 +107,8 @@ extension ConsumerHandle {
             }
             let old = slot.last
             slot.last = new
-            if let old, old == new { return _Evaluation(changed: false, mustRunAlways: mustRunAlways) }
-            slot.pendingOld = old
-            slot.pendingNew = new
-            return _Evaluation(changed: true, mustRunAlways: mustRunAlways)
-        }, deliver: {
-            guard let new = slot.pendingNew else { return }
-            let old = slot.pendingOld
-            slot.pendingOld = nil
-            slot.pendingNew = nil
-            callback(old, new)
+            let changed = old.map { $0 != new } ?? true
+            if register(mustRunAlways) && changed { callback(old, new) }
         })
     }
 
@@ -143,7 +122,7 @@ extension ConsumerHandle {
     ) -> ConsumerHandle {
         let slot = _SelectionSlot<T?>(last: .some(nil))
         let inspector = _SelectionInspector<T?>()
-        return ConsumerHandle(id: id, evaluate: { state, recorder in
+        return ConsumerHandle(id: id, run: { state, recorder, register in
             let new: T?
             var mustRunAlways = false
             if let recorder {
@@ -156,16 +135,8 @@ extension ConsumerHandle {
             }
             let old = slot.last ?? nil
             slot.last = .some(new)
-            if predict(old, new) { return _Evaluation(changed: false, mustRunAlways: mustRunAlways) }
-            slot.pendingOld = .some(old)
-            slot.pendingNew = .some(new)
-            return _Evaluation(changed: true, mustRunAlways: mustRunAlways)
-        }, deliver: {
-            guard let new = slot.pendingNew else { return }
-            let old = slot.pendingOld ?? nil
-            slot.pendingOld = nil
-            slot.pendingNew = nil
-            callback(old, new)
+            let changed = !predict(old, new)
+            if register(mustRunAlways) && changed { callback(old, new) }
         })
     }
 }

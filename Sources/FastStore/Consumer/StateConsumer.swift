@@ -221,17 +221,15 @@ public final class StateConsumer<State>: @unchecked Sendable {
         let recorder = _rootReader == nil ? nil : _turn.recorder
         recorder?.dependencies.removeAll(keepingCapacity: true)
         handle.evaluationCount &+= 1
-        let evaluation = handle.evaluate(state, recorder)
-        _lock.lock()
-        _guarded.stats.evaluations += 1
-        if let recorder, !handle.isRemoved {
-            _guarded.registry.updateDependencies(
-                handle, recorded: recorder.dependencies, unconditional: evaluation.mustRunAlways)
-        }
-        let removed = handle.isRemoved
-        _lock.unlock()
-        if !removed && evaluation.changed {
-            handle.deliver()
+        handle.run(state, recorder) { mustRunAlways in
+            _lock.lock()
+            defer { _lock.unlock() }
+            _guarded.stats.evaluations += 1
+            if let recorder, !handle.isRemoved {
+                _guarded.registry.updateDependencies(
+                    handle, recorded: recorder.dependencies, unconditional: mustRunAlways)
+            }
+            return !handle.isRemoved
         }
     }
 
