@@ -56,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FastStoreReSwiftTests",
-            dependencies: ["FastStoreReSwift", "FastStore"]
+            dependencies: ["FastStoreReSwift", "FastStore", .product(name: "Atomics", package: "swift-atomics")]
         ),
     ],
     swiftLanguageModes: [.v6]

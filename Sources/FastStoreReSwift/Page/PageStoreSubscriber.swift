@@ -59,8 +59,17 @@ public final class RePageStoreSubscriber<S>: StoreSubscriber {
 
     private weak var subscriber: AnyPageStoreSubscriber?
 
-    /// A store subscriber forwarding to `subscriber`.
+    /// A store subscriber forwarding to `subscriber` (states of another
+    /// type than its page state type are not delivered).
+    @_disfavoredOverload
     public init(subscriber: AnyPageStoreSubscriber) {
+        self.subscriber = subscriber
+    }
+
+    /// A store subscriber forwarding to `subscriber`, of its page state type
+    /// (`lazy var pageStoreSubscriber = RePageStoreSubscriber(subscriber: self)`).
+    public init<Subscriber: PageStoreSubscriber>(subscriber: Subscriber)
+    where Subscriber.PageStoreSubscriberStateType == S {
         self.subscriber = subscriber
     }
 
