@@ -1,3 +1,4 @@
+import Atomics
 import FastStore
 
 /// ReSwift's `Store`, backed by FastStore's store.
@@ -51,9 +52,12 @@ open class Store<State>: StoreType, @unchecked Sendable {
     ) -> Void
 
     /// The engine: holds the state, queues and reduces the actions, and
-    /// publishes each batch to `publish(_:)`.
-    let core: FastStore.Store<State?, any Action>
-    private var coreSubscription: StoreSubscription?
+    /// publishes each batch to `publish(_:)`. Created with the first state
+    /// (at once when `init` is given one, otherwise by the first reduction,
+    /// normally the `ReSwiftInit` that `init` dispatches): its state is
+    /// `State`, not `State?`, so that a versioned state is tracked.
+    private let coreReference = ManagedAtomicLazyReference<FastStore.Store<State, any Action>>()
+    private let reducer: Reducer<State>
 
     /// Whether `Equatable` selections skip repeats without asking.
     let subscriptionsAutomaticallySkipRepeats: Bool
@@ -62,6 +66,11 @@ open class Store<State>: StoreType, @unchecked Sendable {
     // Guarded by `lock`:
     private var _middleware: [Middleware<State>]
     private var _dispatchFunction: DispatchFunction!
+    private var coreSubscription: StoreSubscription?
+    /// Whether the first reduction (which creates the engine) is under way,
+    /// and the actions that reached the reducer meanwhile.
+    private var isCreatingCore = false
+    private var actionsBeforeCore: [any Action] = []
     private var subscriptionList = _SubscriptionList<State>()
     /// The last state handed to the subscribers, and its number (states are
     /// numbered from 1 in publish order).
@@ -83,19 +92,72 @@ open class Store<State>: StoreType, @unchecked Sendable {
         middleware: [Middleware<State>] = [],
         automaticallySkipsRepeats: Bool = true
     ) {
-        core = FastStore.Store(state: state) { current, action in
-            current = reducer(action, current)
-        }
+        self.reducer = reducer
         subscriptionsAutomaticallySkipRepeats = automaticallySkipsRepeats
         _middleware = middleware
         published = state
         publishedSequence = state == nil ? 0 : 1
         _dispatchFunction = makeDispatchFunction(middleware)
+        if let state {
+            lock.withLock { startCore(state: state) }
+        } else {
+            dispatch(ReSwiftInit())
+        }
+    }
+
+    /// The engine; `nil` until the first state exists.
+    private var core: FastStore.Store<State, any Action>? {
+        coreReference.load()
+    }
+
+    /// Under the lock: creates the engine with `state` and subscribes to it.
+    private func startCore(state: State) {
+        let reducer = self.reducer
+        let core = FastStore.Store<State, any Action>(state: state) { current, action in
+            current = reducer(action, current)
+        }
         coreSubscription = core.subscribe { [weak self] state in
             self?.publish(state)
         }
-        if state == nil {
-            dispatch(ReSwiftInit())
+        _ = coreReference.storeIfNilThenLoad(core)
+    }
+
+    /// The first reduction: the reducer builds the state from `nil`, then
+    /// the engine is created with it. Actions that reach the reducer
+    /// meanwhile (dispatched by the reducer, or by another thread) are
+    /// queued, and handed to the engine after it.
+    private func reduceFirst(_ action: any Action) {
+        lock.lock()
+        if let core {
+            lock.unlock()
+            core.dispatch(action)
+            return
+        }
+        if isCreatingCore {
+            actionsBeforeCore.append(action)
+            lock.unlock()
+            return
+        }
+        isCreatingCore = true
+        lock.unlock()
+        let state = reducer(action, nil)
+        lock.lock()
+        startCore(state: state)
+        isCreatingCore = false
+        let queued = actionsBeforeCore
+        actionsBeforeCore = []
+        // The first state is numbered 1, as one given to `init` is.
+        publishedSequence = 1
+        published = state
+        let boxes = subscriptionList.boxes
+        lock.unlock()
+        // Subscribers registered before the first state (a middleware that
+        // held `ReSwiftInit` back) get it now, as ReSwift notifies them.
+        for box in boxes where !box.isCancelled {
+            box.deliver(state, sequence: 1)
+        }
+        for action in queued {
+            core?.dispatch(action)
         }
     }
 
@@ -104,7 +166,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
     ///
     /// - Complexity: O(1): a lock and a copy of the state value.
     public var state: State! {
-        core.state
+        core?.state
     }
 
     /// The function `dispatch` calls: the middleware chain, ending in
@@ -137,8 +199,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
             self?.dispatch(action)
         }
         let getState: () -> State? = { [weak self] in
-            guard let self else { return nil }
-            return self.core.state
+            return self?.core?.state
         }
         return middleware.reversed().reduce(end) { next, middleware in
             middleware(dispatch, getState)(next)
@@ -164,7 +225,11 @@ open class Store<State>: StoreType, @unchecked Sendable {
     /// The end of the middleware chain: hands the action to the engine.
     // swiftlint:disable:next identifier_name
     open func _defaultDispatch(action: Action) {
-        core.dispatch(action)
+        if let core {
+            core.dispatch(action)
+        } else {
+            reduceFirst(action)
+        }
     }
 
     /// Dispatches the action `actionCreatorProvider` returns for the current
@@ -275,10 +340,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
 
     /// Hands a state the engine published to every subscription. Runs on the
     /// thread that reduced, once per batch of actions.
-    private func publish(_ state: State?) {
-        // A `nil` state: a middleware dropped the `ReSwiftInit`; ReSwift has
-        // no state to notify either.
-        guard let state else { return }
+    private func publish(_ state: State) {
         lock.lock()
         publishedSequence += 1
         published = state
