@@ -26,15 +26,20 @@ import FastStore
 /// queued instead: FastStore's store reduces it after the current one, on
 /// the thread already reducing, before that thread's `dispatch` returns.
 /// The middleware of a queued action runs at once, on the dispatching
-/// thread. A dispatch from a subscriber (ReSwift runs it recursively, in the
-/// middle of the notification) is queued too: the subscribers of the
-/// current state are all called first, then the new state is reduced and
-/// notified, before the outer `dispatch` returns.
+/// thread.
+///
+/// A dispatch from a subscriber is queued too (ReSwift runs it recursively,
+/// in the middle of the notification): every subscriber gets the current
+/// state first, then the new state is reduced and notified, before the
+/// outer `dispatch` returns. A subscriber is never re-entered: a state that
+/// reaches it while its `newState` runs (it dispatched from the state it
+/// got on subscribing, say) is delivered right after that call returns.
 ///
 /// Dispatching, subscribing and unsubscribing are safe from any thread.
-/// Subscribers are called on the thread that reduces (one at a time, in
-/// subscription order); a dispatch made while another thread reduces
-/// returns at once and that thread reduces it.
+/// Subscribers are called one at a time, in subscription order, on the
+/// thread that reduces (or the one subscribing, for the first state); a
+/// dispatch made while another thread reduces returns at once, and that
+/// thread reduces it.
 open class Store<State>: StoreType, @unchecked Sendable {
     // NB: `@unchecked Sendable`: the mutable fields are guarded by `lock`;
     // FastStore's store serializes the reducer and the notifications.
@@ -359,32 +364,5 @@ open class Store<State>: StoreType, @unchecked Sendable {
                 for box in gone { subscriptionList.remove(box) }
             }
         }
-    }
-}
-
-extension Store {
-    /// As `subscribe(_:transform:)`, for an `Equatable` selection:
-    /// with `automaticallySkipsRepeats` (the default) states whose selection
-    /// is `==` to the previous one are skipped.
-    public func subscribe<SelectedState: Equatable, S: StoreSubscriber>(
-        _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
-    ) where S.StoreSubscriberStateType == SelectedState {
-        let original = Subscription<State>()
-        var transformed = transform?(original)
-        if subscriptionsAutomaticallySkipRepeats {
-            transformed = transformed?.skipRepeats()
-        }
-        _subscribe(subscriber, originalSubscription: original, transformedSubscription: transformed)
-    }
-}
-
-extension Store where State: Equatable {
-    /// As `subscribe(_:)`, for an `Equatable` state: with
-    /// `automaticallySkipsRepeats` (the default) states `==` to the previous
-    /// one are skipped.
-    public func subscribe<S: StoreSubscriber>(_ subscriber: S) where S.StoreSubscriberStateType == State {
-        let original = Subscription<State>()
-        let transformed = subscriptionsAutomaticallySkipRepeats ? original.skipRepeats() : nil
-        _subscribe(subscriber, originalSubscription: original, transformedSubscription: transformed)
     }
 }
