@@ -130,8 +130,10 @@ private final class Screen: PageStoreSubscriber {
             #expect(screen.counts == [10, 11])
         }
         #expect(released == nil, "screen → page subscriber → screen is no retain cycle")
-        pageStore.dispatch(MainAction.increase)   // delivered to a subscriber whose screen is gone: nothing happens
-        #expect(subscriber != nil)
+        withExtendedLifetime(subscriber) {
+            // Delivered to a page subscriber whose screen is gone: nothing happens.
+            pageStore.dispatch(MainAction.increase)
+        }
         #expect(pageStore.state.count == 12)
     }
 
