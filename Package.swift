@@ -13,6 +13,9 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "FastStore", targets: ["FastStore"]),
+        // ReSwift 6's API (and ReSwiftConsumer's components) over FastStore's
+        // store: existing ReSwift code moves over by changing its import.
+        .library(name: "FastStoreReSwift", targets: ["FastStoreReSwift"]),
         // jemalloc, for the benchmarks' memory figures only. The FastStore
         // library never links it; nothing but `Benchmarks/` imports it.
         .library(name: "CJemalloc", targets: ["CJemalloc"]),
@@ -26,6 +29,10 @@ let package = Package(
             name: "FastStore",
             dependencies: [.product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: internalChecks
+        ),
+        .target(
+            name: "FastStoreReSwift",
+            dependencies: ["FastStore", .product(name: "Atomics", package: "swift-atomics")]
         ),
         .systemLibrary(
             name: "CJemalloc",
@@ -46,6 +53,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: internalChecks
+        ),
+        .testTarget(
+            name: "FastStoreReSwiftTests",
+            dependencies: ["FastStoreReSwift", "FastStore", .product(name: "Atomics", package: "swift-atomics")]
         ),
     ],
     swiftLanguageModes: [.v6]

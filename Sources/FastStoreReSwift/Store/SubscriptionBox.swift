@@ -1,0 +1,116 @@
+import Atomics
+
+/// One subscriber of a ``Store``: its subscription chain and the subscriber,
+/// held weakly. The store keeps the boxes; a box forwards each published
+/// state into its chain, with the state it forwarded before as `old`.
+///
+/// Deliveries to one box never overlap: one thread at a time runs the chain,
+/// the others queue their states for it; and a box drops a state older than
+/// the one it delivered last (a subscriber added on one thread while another
+/// dispatches gets the current state and the newer ones, each once, in
+/// order).
+class SubscriptionBox<State>: Hashable, @unchecked Sendable {
+    // NB: `@unchecked Sendable`: the delivery fields are guarded by
+    // `deliveryLock`; the chain is run only by the thread that set
+    // `isDelivering`.
+    private let originalSubscription: Subscription<State>
+    /// The subscriber; `nil` once it is deallocated.
+    weak var subscriber: AnyStoreSubscriber?
+    private let objectIdentifier: ObjectIdentifier
+
+    private let deliveryLock = _Lock()
+    /// Whether a thread is running the chain; others queue in `pending`.
+    private var isDelivering = false
+    private var pending: [(state: State, sequence: UInt64)] = []
+    private var lastState: State?
+    /// The store's publish number of `lastState` (0: none yet; the store numbers its states from 1).
+    private var lastSequence: UInt64 = 0
+    private let cancelled = ManagedAtomic<Bool>(false)
+
+    /// A box feeding `subscriber` from `transformedSubscription` when given,
+    /// from `originalSubscription` otherwise.
+    init<T>(
+        originalSubscription: Subscription<State>,
+        transformedSubscription: Subscription<T>?,
+        subscriber: AnyStoreSubscriber
+    ) {
+        self.originalSubscription = originalSubscription
+        self.subscriber = subscriber
+        self.objectIdentifier = ObjectIdentifier(subscriber)
+        // NB: the end of the chain holds the box weakly: the store owns the
+        // box, the box owns the chain.
+        if let transformedSubscription {
+            transformedSubscription.observer = { [weak self] _, new in
+                self?.subscriber?._newState(state: new)
+            }
+        } else {
+            originalSubscription.observer = { [weak self] _, new in
+                self?.subscriber?._newState(state: new)
+            }
+        }
+    }
+
+    /// Whether the subscriber was unsubscribed or replaced.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// The subscriber's identity, fixed when the box was made.
+    var subscriberID: ObjectIdentifier { objectIdentifier }
+
+    /// Stops deliveries. A delivery under way on another thread finishes.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+    }
+
+    /// Sends the pair (last state delivered, `state`) through the chain,
+    /// unless a state at least as new was delivered already or the box is
+    /// cancelled.
+    ///
+    /// A delivery that arrives while another is under way (a subscriber that
+    /// dispatches from `newState`, or another thread's notification) is
+    /// queued, and delivered in order by the thread already delivering once
+    /// the current call returns: the subscriber is never re-entered, and no
+    /// lock is held while it runs.
+    ///
+    /// - Parameter sequence: The store's publish number of `state`.
+    /// - Returns: `false` when the subscriber is gone (deallocated).
+    @discardableResult
+    func deliver(_ state: State, sequence: UInt64) -> Bool {
+        deliveryLock.lock()
+        guard subscriber != nil else {
+            deliveryLock.unlock()
+            return false
+        }
+        if isDelivering {
+            pending.append((state, sequence))
+            deliveryLock.unlock()
+            return true
+        }
+        isDelivering = true
+        var next: (state: State, sequence: UInt64)? = (state, sequence)
+        while let (state, sequence) = next {
+            var pair: (old: State?, new: State)?
+            if sequence > lastSequence && !isCancelled {
+                pair = (lastState, state)
+                lastState = state
+                lastSequence = sequence
+            }
+            deliveryLock.unlock()
+            if let pair {
+                originalSubscription.newValues(oldState: pair.old, newState: pair.new)
+            }
+            deliveryLock.lock()
+            next = pending.isEmpty ? nil : pending.removeFirst()
+        }
+        isDelivering = false
+        deliveryLock.unlock()
+        return true
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(objectIdentifier)
+    }
+
+    static func == (left: SubscriptionBox<State>, right: SubscriptionBox<State>) -> Bool {
+        left.objectIdentifier == right.objectIdentifier
+    }
+}
