@@ -94,9 +94,38 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case setField
     /// Changes the value of one random leaf of the tree.
     case updateTreeLeaf
+    /// Inserts `entities` new entities (fresh ids), each at a random position.
+    case insertEntities
+    /// Removes `entities` distinct random entities.
+    case removeEntities
+    /// Moves `entities` distinct random entities, each to a random position.
+    case moveEntities
+    /// Sorts the whole list by `field` (ties by id), ascending or descending
+    /// at random.
+    case sortEntities
+
+    /// Whether the action changes which entities the list holds or their
+    /// order (not only their fields).
+    public var isStructural: Bool {
+        switch self {
+        case .insertEntities, .removeEntities, .moveEntities, .sortEntities: return true
+        case .updateEntities, .setField, .updateTreeLeaf: return false
+        }
+    }
+
+    /// Whether the action needs `field`: the field written or sorted by.
+    public var takesField: Bool { self == .updateEntities || self == .sortEntities }
+    /// Whether the action needs `entities`: how many entities one action touches.
+    public var takesEntities: Bool {
+        switch self {
+        case .updateEntities, .insertEntities, .removeEntities, .moveEntities: return true
+        case .setField, .updateTreeLeaf, .sortEntities: return false
+        }
+    }
 }
 
-/// The entity field an `updateEntities` action writes.
+/// The entity field an `updateEntities` action writes, or a `sortEntities`
+/// action sorts by.
 public enum EntityField: String, CaseIterable, Sendable, Codable {
     case done, title, count
 }
@@ -155,6 +184,9 @@ public struct ProfileSpec: Sendable, Codable {
     public var quickSeconds: Double
 
     public var consumerCount: Int { consumers.reduce(0) { $0 + $1.count } }
+    /// Whether some action inserts, removes, moves or sorts entities: then
+    /// an entity's position is no longer its id.
+    public var hasStructuralActions: Bool { actions.contains { $0.kind.isStructural } }
 }
 
 /// A profile that cannot be used: which file, which field, what was expected.

@@ -177,27 +177,7 @@ public enum ProfileLoader {
         }
         var actions: [ProfileSpec.Action] = []
         for (i, a) in raw.actions.enumerated() {
-            let kind = try oneOf(a.kind, ActionKind.self, file: file, field: "actions[\(i)].kind")
-            let weight = try inRange(a.weight, 1...1_000_000, file: file, field: "actions[\(i)].weight")
-            var field = EntityField.done, count = 0
-            switch kind {
-            case .updateEntities:
-                guard let rawField = a.field else {
-                    throw ProfileError(file: file, field: "actions[\(i)].field", expected: "one of \"done\", \"title\", \"count\" (required by updateEntities)", found: "nothing")
-                }
-                field = try oneOf(rawField, EntityField.self, file: file, field: "actions[\(i)].field")
-                guard let n = a.entities else {
-                    throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "how many entities each action changes (required by updateEntities)", found: "nothing")
-                }
-                count = try inRange(n, 1...entities, file: file, field: "actions[\(i)].entities")
-            case .updateTreeLeaf:
-                if !hasTree {
-                    throw ProfileError(file: file, field: "actions[\(i)].kind", expected: "an action the state has (\"updateTreeLeaf\" needs state.tree with depth ≥ 1)", found: "\"updateTreeLeaf\"")
-                }
-            case .setField:
-                break
-            }
-            actions.append(.init(kind: kind, field: field, entities: count, weight: weight))
+            actions.append(try action(a, at: i, entities: entities, hasTree: hasTree, file: file))
         }
 
         let pattern = try oneOf(raw.dispatch.pattern, DispatchPattern.self, file: file, field: "dispatch.pattern")
@@ -238,7 +218,7 @@ public enum ProfileLoader {
         }
         // Every size the profile runs at must hold the entities one action changes.
         let smallest = ([entities, quickEntities] + sweep + quickSweep).min()!
-        for (i, a) in actions.enumerated() where a.kind == .updateEntities && a.entities > smallest {
+        for (i, a) in actions.enumerated() where a.kind.takesEntities && a.kind != .insertEntities && a.entities > smallest {
             throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "at most \(smallest) (the smallest entity count this profile runs at)", found: "\(a.entities)")
         }
 
@@ -250,5 +230,43 @@ public enum ProfileLoader {
             maxDispatches: maxDispatches, seconds: seconds, sweep: sweep,
             quickEntities: quickEntities, quickSweep: quickSweep,
             quickMaxDispatches: quickMax, quickSeconds: quickSeconds)
+    }
+
+    /// What an action's `entities` counts, for error messages.
+    static func verb(_ kind: ActionKind) -> String {
+        switch kind {
+        case .insertEntities: return "inserts"
+        case .removeEntities: return "removes"
+        case .moveEntities: return "moves"
+        default: return "changes"
+        }
+    }
+
+    /// Checks one action: its kind, weight, and the `field` and `entities`
+    /// its kind takes (and only those).
+    static func action(_ a: RawProfile.RawAction, at i: Int, entities: Int, hasTree: Bool, file: String) throws(ProfileError) -> ProfileSpec.Action {
+        let kind = try oneOf(a.kind, ActionKind.self, file: file, field: "actions[\(i)].kind")
+        let weight = try inRange(a.weight, 1...1_000_000, file: file, field: "actions[\(i)].weight")
+        if kind == .updateTreeLeaf, !hasTree {
+            throw ProfileError(file: file, field: "actions[\(i)].kind", expected: "an action the state has (\"updateTreeLeaf\" needs state.tree with depth ≥ 1)", found: "\"updateTreeLeaf\"")
+        }
+        var field = EntityField.done, count = 0
+        if kind.takesField {
+            guard let rawField = a.field else {
+                throw ProfileError(file: file, field: "actions[\(i)].field", expected: "one of \"done\", \"title\", \"count\" (required by \(kind.rawValue))", found: "nothing")
+            }
+            field = try oneOf(rawField, EntityField.self, file: file, field: "actions[\(i)].field")
+        } else if let rawField = a.field {
+            throw ProfileError(file: file, field: "actions[\(i)].field", expected: "no field for \(kind.rawValue) (only updateEntities and sortEntities take one)", found: "\"\(rawField)\"")
+        }
+        if kind.takesEntities {
+            guard let n = a.entities else {
+                throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "how many entities each action \(verb(kind)) (required by \(kind.rawValue))", found: "nothing")
+            }
+            count = try inRange(n, kind == .insertEntities ? 1...10_000 : 1...entities, file: file, field: "actions[\(i)].entities")
+        } else if let n = a.entities {
+            throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "no entity count for \(kind.rawValue)" + (kind == .sortEntities ? " (it sorts the whole list)" : ""), found: "\(n)")
+        }
+        return ProfileSpec.Action(kind: kind, field: field, entities: count, weight: weight)
     }
 }
