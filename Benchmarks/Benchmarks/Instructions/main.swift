@@ -39,7 +39,7 @@ guard dispatches <= generated else {
     exit(2)
 }
 let workload = Workload(profile: profile, entities: entities, maxDispatches: generated, seconds: 1, warmup: warmup)
-let subject = strategy.init(workload: workload)
+let subject = strategy.make(workload)
 subject.attachConsumers()
 for action in workload.actions.prefix(warmup) { subject.dispatch(action) }
 subject.waitUntilIdle()

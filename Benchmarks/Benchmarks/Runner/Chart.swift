@@ -6,8 +6,9 @@ import StrategyKit
 enum Chart {
     static let colors: [String: String] = [
         "full-copy": "#d62728", "reswift-like": "#ff7f0e", "faststore": "#2ca02c", "observation": "#1f77b4",
+        "full-copy-persistent": "#9467bd", "observation-lazy": "#17becf",
     ]
-    static let fallback = ["#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+    static let fallback = ["#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"]
 
     static func svg(profile: String, results: [CellResult]) -> String {
         let width = 720.0, height = 440.0

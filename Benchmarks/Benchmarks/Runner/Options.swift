@@ -95,7 +95,7 @@ enum ProfileCatalog {
         let catalog = available(in: directory)
         if requested.isEmpty {
             guard !catalog.isEmpty else { throw .init(description: "no profiles found in '\(directory)'") }
-            let order = ["todo", "feed", "deep-tree", "many-screens", "burst", "bulk-edit"]
+            let order = ["todo", "feed", "deep-tree", "many-screens", "burst", "bulk-edit", "list-edit"]
             return catalog.keys.sorted { (order.firstIndex(of: $0) ?? 99, $0) < (order.firstIndex(of: $1) ?? 99, $1) }.map { catalog[$0]! }
         }
         var urls: [URL] = []

@@ -51,7 +51,8 @@ enum Format {
 
 /// Tables of results, for the terminal and for RESULTS.md.
 enum Report {
-    static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
+    static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks delivered", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
+    static let strategyColumn = 3, medianColumn = 4
 
     static func rows(_ results: [CellResult]) -> [[String]] {
         results.map { r in
@@ -61,10 +62,19 @@ enum Report {
                 r.profile, Format.grouped(r.entities), Format.grouped(r.consumers), r.strategy,
                 Format.duration(r.medianNs), Format.duration(r.p99Ns), Format.rate(r.throughput),
                 Format.count(r.allocationsPerDispatch), Format.bytes(r.bytesPerDispatch),
-                Format.bytes(Double(r.consumerBytes)), Format.count(r.callbacksPerDispatch),
+                Format.bytes(Double(r.consumerBytes)),
+                "\(Format.grouped(r.measuredCallbacks)) in \(Format.grouped(r.dispatches))",
+                Format.count(r.callbacksPerDispatch),
                 Format.count(r.evaluationsPerDispatch), speedup,
             ]
         }
+    }
+
+    /// Whether `r` has the lowest median of its comparison (its profile at
+    /// its size, every strategy measured).
+    static func isWinner(_ r: CellResult, in results: [CellResult]) -> Bool {
+        let group = results.filter { $0.profile == r.profile && $0.entities == r.entities }
+        return group.count > 1 && r.medianNs <= group.map(\.medianNs).min()!
     }
 
     static func text(_ results: [CellResult]) -> String {
@@ -87,11 +97,37 @@ enum Report {
         return out
     }
 
+    /// The results as a markdown table. In each comparison (a profile at a
+    /// size) only the fastest strategy's name and median are bold.
     static func markdown(_ results: [CellResult]) -> String {
         let rows = self.rows(results)
         var out = "| " + headers.joined(separator: " | ") + " |\n"
         out += "|" + headers.enumerated().map { i, _ in i <= 3 ? " --- |" : " ---: |" }.joined() + "\n"
-        for row in rows { out += "| " + row.joined(separator: " | ") + " |\n" }
+        for (cells, r) in zip(rows, results) {
+            var row = cells
+            if isWinner(r, in: results) {
+                for i in [strategyColumn, medianColumn] { row[i] = "**\(row[i])**" }
+            }
+            out += "| " + row.joined(separator: " | ") + " |\n"
+        }
+        return out
+    }
+
+    /// For each profile whose actions arrive in bursts or from threads: the
+    /// callbacks each strategy delivered, since strategies coalesce
+    /// differently there.
+    static func callbacksSection(_ results: [CellResult]) -> String {
+        let bursty = results.filter { $0.pattern != DispatchPattern.single.rawValue }
+        guard !bursty.isEmpty else { return "" }
+        var out = "\n## Callbacks delivered where actions arrive in bursts\n\n"
+        out += "faststore's store reduces the actions queued while it drains in one pass and notifies each consumer once per drain, with the latest value; the other strategies notify after every action. Over the measured phase:\n\n"
+        var seen: [String] = []
+        for r in bursty where !seen.contains("\(r.profile)/\(r.entities)") {
+            seen.append("\(r.profile)/\(r.entities)")
+            let cells = bursty.filter { $0.profile == r.profile && $0.entities == r.entities }
+            let parts = cells.map { "\($0.strategy) \(Format.grouped($0.measuredCallbacks)) in \(Format.grouped($0.dispatches)) dispatches (\(Format.count($0.callbacksPerDispatch)) per dispatch)" }
+            out += "- **\(r.profile)**, N=\(Format.grouped(r.entities)), \(r.pattern): " + parts.joined(separator: "; ") + "\n"
+        }
         return out
     }
 
@@ -139,16 +175,19 @@ enum Report {
             out += "- **\(p.name)** (`\(relative(p.source))`): \(p.description)\n"
         }
         out += "\n## Results\n\n" + markdown(results) + "\n"
+        out += "Bold: the fastest strategy (lowest median) of each profile at each size.\n\n"
         out += """
         Median and p99 are per dispatch (a burst's time divided by its size);
         throughput is dispatches per second of wall clock over the measured phase;
         allocations and bytes are jemalloc's counts over the measured phase divided
         by the dispatches; consumer bytes is the growth of jemalloc's live bytes from
         attaching the consumers to the end of the run; selector runs count every
-        run of a consumer's selector (full-copy runs each twice); the speed-up is full-copy's
+        run of a consumer's selector (full-copy runs each twice); callbacks delivered
+        are the measured phase's, with its dispatches; the speed-up is full-copy's
         median over the strategy's median on the same workload.
 
         """
+        out += callbacksSection(results)
         if !charts.isEmpty {
             out += "\n## Time per dispatch against state size\n\n"
             for chart in charts {

@@ -10,6 +10,8 @@ enum SelfTest {
         init(_ value: Int) { self.value = value }
     }
 
+    typealias Check = (_ ok: Bool, _ text: @autoclosure () -> String) -> Void
+
     static func run(meter: JemallocMeter, profiles: [ProfileSpec]) -> Bool {
         var failures = 0
         func check(_ ok: Bool, _ text: @autoclosure () -> String) {
@@ -58,7 +60,8 @@ enum SelfTest {
         withExtendedLifetime(big) {}
         check(live1 - live0 >= 10_000_000 && live1 - live0 < 11_000_000, "a 10 MB array adds 10 MB of live bytes (measured \(live1 - live0))")
 
-        // 2. Malformed profiles are rejected naming the field.
+        // 2. Malformed profiles are rejected naming the field; the
+        //    structural fixture is accepted.
         for fixture in ProfileFixtures.malformed {
             do {
                 _ = try ProfileLoader.parse(Data(fixture.json.utf8), file: "fixture-\(fixture.name).json")
@@ -74,68 +77,19 @@ enum SelfTest {
         } catch {
             check(false, "the minimal valid profile is accepted: \(error)")
         }
-
-        // 3. Strategies that compare values deliver the same callbacks with
-        //    the same values; observation delivers at least as many (it is
-        //    called for any write, equal or not).
-        for profile in profiles {
-            let size = min(profile.quickEntities, 2_000)
-            let workload = Workload(profile: profile, entities: size, maxDispatches: 200, seconds: 1, warmup: 0)
-            var totals: [String: Sink.Totals] = [:]
-            for strategy in Strategies.all {
-                let subject = strategy.init(workload: workload)
-                subject.attachConsumers()
-                // Callbacks from attaching (a first delivery) do not count.
-                let attached = subject.delivered
-                for action in workload.actions.prefix(200) {
-                    subject.dispatch(action)
-                    subject.waitUntilIdle()
-                }
-                let end = subject.delivered
-                totals[strategy.name] = Sink.Totals(callbacks: end.callbacks - attached.callbacks, checksum: end.checksum &- attached.checksum)
-            }
-            let reference = totals[FullCopyStrategy.name]!
-            check(reference.callbacks > 0, "\(profile.name): the workload makes consumers fire (\(reference.callbacks) callbacks)")
-            for (name, t) in totals.sorted(by: { $0.key < $1.key }) where name != FullCopyStrategy.name {
-                if name == ObservationStrategy.name {
-                    check(t.callbacks >= reference.callbacks, "\(profile.name): \(name) delivers at least full-copy's \(reference.callbacks) callbacks (\(t.callbacks))")
-                } else {
-                    check(t == reference, "\(profile.name): \(name) delivers the same callbacks as full-copy (\(t.callbacks) vs \(reference.callbacks), checksums \(t.checksum == reference.checksum ? "equal" : "differ"))")
-                }
-            }
+        do {
+            let spec = try ProfileLoader.parse(Data(ProfileFixtures.removal.utf8), file: "fixture-removal.json")
+            check(spec.hasStructuralActions, "the profile with insert, remove, move and sort actions is accepted")
+        } catch {
+            check(false, "the profile with insert, remove, move and sort actions is accepted: \(error)")
         }
 
-        // 4. The same on random small workloads (seeded; FASTSTORE_SEED
-        //    changes the seed, which a failure prints).
-        let seed = Workload.seed
-        var rng = SplitMix64(seed: seed)
-        var disagreements = 0
-        let randomCount = 60
-        for index in 0..<randomCount {
-            let profile = RandomProfiles.make(index, using: &rng)
-            let workload = Workload(profile: profile, entities: profile.entities, maxDispatches: 120, seconds: 1, warmup: 0)
-            var reference: Sink.Totals?
-            for strategy in Strategies.all where strategy.name != ObservationStrategy.name {
-                let subject = strategy.init(workload: workload)
-                subject.attachConsumers()
-                let attached = subject.delivered
-                for action in workload.actions {
-                    subject.dispatch(action)
-                    subject.waitUntilIdle()
-                }
-                let end = subject.delivered
-                let totals = Sink.Totals(callbacks: end.callbacks - attached.callbacks, checksum: end.checksum &- attached.checksum)
-                if let reference, reference != totals {
-                    disagreements += 1
-                    print("FAIL random profile \(index) (FASTSTORE_SEED=\(seed)): \(strategy.name) delivered \(totals.callbacks) callbacks, full-copy \(reference.callbacks)\(totals.checksum == reference.checksum ? "" : ", values differ")")
-                }
-                if reference == nil { reference = totals }
-            }
-        }
-        var compared: [String] = []
-        for strategy in Strategies.all where strategy.name != ObservationStrategy.name { compared.append(strategy.name) }
-        let names = compared.joined(separator: ", ")
-        check(disagreements == 0, "\(randomCount) random workloads (FASTSTORE_SEED=\(seed)): \(names) deliver the same callbacks")
+        // 3. The report bolds only the winner of each comparison.
+        checkReport(check)
+
+        // 4. The strategies agree on every shipped profile, on the removal
+        //    rule and on random workloads.
+        checkAgreement(profiles: profiles, check)
 
         print(failures == 0 ? "self-test passed" : "self-test: \(failures) failure(s)")
         return failures == 0

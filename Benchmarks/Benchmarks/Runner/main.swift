@@ -23,7 +23,7 @@ if !options.validate && !options.list && !options.selfTest {
 
 if options.list {
     print("strategies:")
-    for s in Strategies.all { print("  \(s.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(s.summary)") }
+    for s in Strategies.all { print("  \(s.name.padding(toLength: 21, withPad: " ", startingAt: 0)) \(s.summary)") }
     print("profiles (\(options.profilesDirectory)):")
     for (name, url) in ProfileCatalog.available(in: options.profilesDirectory).sorted(by: { $0.key < $1.key }) {
         let description = (try? ProfileLoader.load(url).description) ?? "(invalid: run --validate)"

@@ -52,7 +52,7 @@ let benchmarks: @Sendable () -> Void = {
                     }
                 },
                 setup: {
-                    let s = strategy.init(workload: workload)
+                    let s = strategy.make(workload)
                     s.attachConsumers()
                     subject.strategy = s
                     subject.next = 0

@@ -53,9 +53,25 @@ public struct CellResult: Codable, Sendable {
     public var callbacksPerDispatch: Double
     /// Selector runs per dispatch (full-copy runs each selector twice).
     public var evaluationsPerDispatch: Double
+    /// Callbacks from attaching the consumers to the end of the run
+    /// (warm-up included), and a checksum of every value delivered.
     public var callbacks: Int
     public var checksum: Int
+    /// Callbacks delivered during the measured phase (over `dispatches`).
+    public var measuredCallbacks: Int
     public var setupSeconds: Double
+}
+
+extension CellResult {
+    /// A result with only its names and median set, the other figures
+    /// zero (for tests of the report).
+    public init(profile: String, strategy: String, entities: Int, medianNs: Double) {
+        self.init(
+            profile: profile, strategy: strategy, entities: entities, consumers: 0, pattern: DispatchPattern.single.rawValue,
+            dispatches: 0, medianNs: medianNs, p99Ns: medianNs, throughput: 0, allocationsPerDispatch: 0, bytesPerDispatch: 0,
+            stateBytes: 0, consumerBytes: 0, runGrowthBytes: 0, stateGrowthBytes: 0, callbacksPerDispatch: 0,
+            evaluationsPerDispatch: 0, callbacks: 0, checksum: 0, measuredCallbacks: 0, setupSeconds: 0)
+    }
 }
 
 @inline(__always)
@@ -87,7 +103,7 @@ public enum Driver {
     /// Live-byte growth of `strategy` on `workload` without consumers, over
     /// the first `actions` actions dispatched in the workload's bursts.
     static func stateGrowth(_ strategy: any BenchStrategy.Type, _ workload: Workload, actions: Int, meter: any MemoryMeter) -> Int {
-        let subject = strategy.init(workload: workload)
+        let subject = strategy.make(workload)
         let start = meter.liveBytes()
         let burst = workload.profile.burstSize
         var next = 0
@@ -103,7 +119,7 @@ public enum Driver {
     static func measureRun(_ strategy: any BenchStrategy.Type, _ workload: Workload, meter: any MemoryMeter) -> (CellResult, actionsUsed: Int) {
         let setupStart = monotonicNanoseconds()
         let before = meter.liveBytes()
-        let subject = strategy.init(workload: workload)
+        let subject = strategy.make(workload)
         let withState = meter.liveBytes()
         subject.attachConsumers()
         let afterAttach = subject.delivered
@@ -187,6 +203,7 @@ public enum Driver {
             evaluationsPerDispatch: Double(subject.evaluations - warmEvaluations) / n,
             callbacks: end.callbacks - afterAttach.callbacks,
             checksum: end.checksum,
+            measuredCallbacks: end.callbacks - warm.callbacks,
             setupSeconds: setupSeconds)
         withExtendedLifetime(subject) {}
         return (result, actionsUsed)

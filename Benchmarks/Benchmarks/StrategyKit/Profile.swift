@@ -94,9 +94,38 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case setField
     /// Changes the value of one random leaf of the tree.
     case updateTreeLeaf
+    /// Inserts `entities` new entities (fresh ids), each at a random position.
+    case insertEntities
+    /// Removes `entities` distinct random entities.
+    case removeEntities
+    /// Moves `entities` distinct random entities, each to a random position.
+    case moveEntities
+    /// Sorts the whole list by `field` (ties by id), ascending or descending
+    /// at random.
+    case sortEntities
+
+    /// Whether the action changes which entities the list holds or their
+    /// order (not only their fields).
+    public var isStructural: Bool {
+        switch self {
+        case .insertEntities, .removeEntities, .moveEntities, .sortEntities: return true
+        case .updateEntities, .setField, .updateTreeLeaf: return false
+        }
+    }
+
+    /// Whether the action needs `field`: the field written or sorted by.
+    public var takesField: Bool { self == .updateEntities || self == .sortEntities }
+    /// Whether the action needs `entities`: how many entities one action touches.
+    public var takesEntities: Bool {
+        switch self {
+        case .updateEntities, .insertEntities, .removeEntities, .moveEntities: return true
+        case .setField, .updateTreeLeaf, .sortEntities: return false
+        }
+    }
 }
 
-/// The entity field an `updateEntities` action writes.
+/// The entity field an `updateEntities` action writes, or a `sortEntities`
+/// action sorts by.
 public enum EntityField: String, CaseIterable, Sendable, Codable {
     case done, title, count
 }
@@ -155,6 +184,9 @@ public struct ProfileSpec: Sendable, Codable {
     public var quickSeconds: Double
 
     public var consumerCount: Int { consumers.reduce(0) { $0 + $1.count } }
+    /// Whether some action inserts, removes, moves or sorts entities: then
+    /// an entity's position is no longer its id.
+    public var hasStructuralActions: Bool { actions.contains { $0.kind.isStructural } }
 }
 
 /// A profile that cannot be used: which file, which field, what was expected.
@@ -168,258 +200,5 @@ public struct ProfileError: Error, CustomStringConvertible, Sendable {
         var text = "\(file): field '\(field.isEmpty ? "<root>" : field)': expected \(expected)"
         if let found { text += ", found \(found)" }
         return text
-    }
-}
-
-/// Reads and validates profiles.
-public enum ProfileLoader {
-    /// Largest entity count a profile may ask for.
-    public static let maxEntities = 10_000_000
-    /// Largest tree a profile may ask for, in nodes.
-    public static let maxTreeNodes = 2_000_000
-    /// Largest number of consumers a profile may ask for.
-    public static let maxConsumers = 1_000_000
-
-    /// Loads and validates the profile at `url`.
-    public static func load(_ url: URL) throws(ProfileError) -> ProfileSpec {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ProfileError(file: url.path, field: "", expected: "a readable JSON file", found: "\(error.localizedDescription)")
-        }
-        return try parse(data, file: url.path)
-    }
-
-    /// Decodes and validates a profile from JSON `data`; `file` names it in errors.
-    public static func parse(_ data: Data, file: String) throws(ProfileError) -> ProfileSpec {
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw ProfileError(file: file, field: "", expected: "valid JSON", found: "a syntax error (\(error.localizedDescription))")
-        }
-        guard object is [String: Any] else {
-            throw ProfileError(file: file, field: "", expected: "a JSON object", found: describe(object))
-        }
-        try checkKeys(object, path: "", file: file)
-        let raw: RawProfile
-        do { raw = try JSONDecoder().decode(RawProfile.self, from: data) } catch let error as DecodingError {
-            throw translate(error, file: file)
-        } catch {
-            throw ProfileError(file: file, field: "", expected: "a profile", found: "\(error)")
-        }
-        return try validate(raw, file: file)
-    }
-
-    static func describe(_ value: Any?) -> String {
-        switch value {
-        case nil, is NSNull: return "null"
-        case let n as NSNumber: return "the value \(n)"
-        case let s as String: return "the string \"\(s)\""
-        case is [Any]: return "an array"
-        case is [String: Any]: return "an object"
-        default: return "\(value!)"
-        }
-    }
-
-    static func checkKeys(_ value: Any, path: String, file: String) throws(ProfileError) {
-        if let dict = value as? [String: Any] {
-            let template = path.replacingOccurrences(of: #"\[\d+\]"#, with: "[]", options: .regularExpression)
-            if let allowed = RawProfile.allowedKeys[template] {
-                for key in dict.keys.sorted() where !allowed.contains(key) {
-                    throw ProfileError(
-                        file: file, field: path.isEmpty ? key : "\(path).\(key)",
-                        expected: "one of the keys \(allowed.sorted().joined(separator: ", "))" + (path.isEmpty ? "" : " in '\(path)'"),
-                        found: "an unknown key")
-                }
-            }
-            for (key, child) in dict { try checkKeys(child, path: path.isEmpty ? key : "\(path).\(key)", file: file) }
-        } else if let array = value as? [Any] {
-            for (i, child) in array.enumerated() { try checkKeys(child, path: "\(path)[\(i)]", file: file) }
-        }
-    }
-
-    static func fieldPath(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
-        var text = ""
-        for key in codingPath + (last.map { [$0] } ?? []) {
-            if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
-        }
-        return text
-    }
-
-    static func translate(_ error: DecodingError, file: String) -> ProfileError {
-        switch error {
-        case .keyNotFound(let key, let context):
-            return ProfileError(file: file, field: fieldPath(context.codingPath, key), expected: "this required field", found: "nothing")
-        case .typeMismatch(let type, let context):
-            return ProfileError(file: file, field: fieldPath(context.codingPath), expected: typeName(type), found: "another type")
-        case .valueNotFound(let type, let context):
-            return ProfileError(file: file, field: fieldPath(context.codingPath), expected: typeName(type), found: "null")
-        case .dataCorrupted(let context):
-            return ProfileError(file: file, field: fieldPath(context.codingPath), expected: "a valid value", found: context.debugDescription)
-        @unknown default:
-            return ProfileError(file: file, field: "", expected: "a profile", found: "\(error)")
-        }
-    }
-
-    static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is Int.Type: return "an integer"
-        case is Double.Type: return "a number"
-        case is String.Type: return "a string"
-        case is Bool.Type: return "a boolean"
-        default:
-            let name = "\(type)"
-            if name.hasPrefix("Array") { return "an array" }
-            if name.hasPrefix("Dictionary") || name.hasPrefix("Raw") { return "an object" }
-            return name
-        }
-    }
-
-    static func oneOf<E: RawRepresentable & CaseIterable>(_ value: String, _: E.Type, file: String, field: String) throws(ProfileError) -> E where E.RawValue == String {
-        guard let parsed = E(rawValue: value) else {
-            throw ProfileError(file: file, field: field,
-                               expected: "one of " + E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "),
-                               found: "\"\(value)\"")
-        }
-        return parsed
-    }
-
-    static func inRange(_ value: Int, _ range: ClosedRange<Int>, file: String, field: String) throws(ProfileError) -> Int {
-        guard range.contains(value) else {
-            throw ProfileError(file: file, field: field, expected: "an integer in \(range.lowerBound)...\(range.upperBound)", found: "\(value)")
-        }
-        return value
-    }
-
-    static func sizes(_ values: [Int], file: String, field: String) throws(ProfileError) -> [Int] {
-        guard !values.isEmpty else { throw ProfileError(file: file, field: field, expected: "a non-empty array of entity counts", found: "an empty array") }
-        for (i, v) in values.enumerated() {
-            _ = try inRange(v, 1...maxEntities, file: file, field: "\(field)[\(i)]")
-            if i > 0, v <= values[i - 1] {
-                throw ProfileError(file: file, field: "\(field)[\(i)]", expected: "entity counts in increasing order", found: "\(v) after \(values[i - 1])")
-            }
-        }
-        return values
-    }
-
-    /// Checks every field of `raw` and resolves defaults.
-    public static func validate(_ raw: RawProfile, file: String) throws(ProfileError) -> ProfileSpec {
-        let nameOK = !raw.name.isEmpty && raw.name.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == "."
-        } && raw.name.unicodeScalars.allSatisfy(\.isASCII)
-        guard nameOK else {
-            throw ProfileError(file: file, field: "name", expected: "a non-empty name of ASCII letters, digits, '-', '_' or '.' (no spaces: it names benchmarks)", found: "\"\(raw.name)\"")
-        }
-        let entities = try inRange(raw.state.entities, 1...maxEntities, file: file, field: "state.entities")
-        let titleLength = try inRange(raw.state.titleLength, 0...4096, file: file, field: "state.titleLength")
-        var tree = ProfileSpec.Tree(depth: 0, fanOut: 1, labelLength: 8)
-        if let rawTree = raw.state.tree {
-            tree.depth = try inRange(rawTree.depth, 0...24, file: file, field: "state.tree.depth")
-            tree.fanOut = try inRange(rawTree.fanOut, 1...64, file: file, field: "state.tree.fanOut")
-            tree.labelLength = try inRange(rawTree.labelLength ?? 8, 0...4096, file: file, field: "state.tree.labelLength")
-            var nodes = 0, level = 1
-            for _ in 0...tree.depth {
-                nodes += level
-                level = level.multipliedReportingOverflow(by: tree.fanOut).partialValue
-                if nodes > maxTreeNodes || level > maxTreeNodes * 64 {
-                    throw ProfileError(file: file, field: "state.tree", expected: "at most \(maxTreeNodes) nodes (fanOut^depth)", found: "depth \(tree.depth), fanOut \(tree.fanOut)")
-                }
-            }
-        }
-        let hasTree = raw.state.tree != nil && tree.depth > 0
-
-        guard !raw.consumers.isEmpty else {
-            throw ProfileError(file: file, field: "consumers", expected: "a non-empty array of consumer groups", found: "an empty array")
-        }
-        var consumers: [ProfileSpec.ConsumerGroup] = []
-        for (i, group) in raw.consumers.enumerated() {
-            let select = try oneOf(group.select, SelectKind.self, file: file, field: "consumers[\(i)].select")
-            let count = try inRange(group.count, 0...maxConsumers, file: file, field: "consumers[\(i)].count")
-            if select == .treeLeaf, !hasTree, count > 0 {
-                throw ProfileError(file: file, field: "consumers[\(i)].select", expected: "a selection the state has (\"treeLeaf\" needs state.tree with depth ≥ 1)", found: "\"treeLeaf\"")
-            }
-            consumers.append(.init(select: select, count: count))
-        }
-        let total = consumers.reduce(0) { $0 + $1.count }
-        guard (1...maxConsumers).contains(total) else {
-            throw ProfileError(file: file, field: "consumers", expected: "between 1 and \(maxConsumers) consumers in all", found: "\(total)")
-        }
-
-        guard !raw.actions.isEmpty else {
-            throw ProfileError(file: file, field: "actions", expected: "a non-empty array of actions", found: "an empty array")
-        }
-        var actions: [ProfileSpec.Action] = []
-        for (i, a) in raw.actions.enumerated() {
-            let kind = try oneOf(a.kind, ActionKind.self, file: file, field: "actions[\(i)].kind")
-            let weight = try inRange(a.weight, 1...1_000_000, file: file, field: "actions[\(i)].weight")
-            var field = EntityField.done, count = 0
-            switch kind {
-            case .updateEntities:
-                guard let rawField = a.field else {
-                    throw ProfileError(file: file, field: "actions[\(i)].field", expected: "one of \"done\", \"title\", \"count\" (required by updateEntities)", found: "nothing")
-                }
-                field = try oneOf(rawField, EntityField.self, file: file, field: "actions[\(i)].field")
-                guard let n = a.entities else {
-                    throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "how many entities each action changes (required by updateEntities)", found: "nothing")
-                }
-                count = try inRange(n, 1...entities, file: file, field: "actions[\(i)].entities")
-            case .updateTreeLeaf:
-                if !hasTree {
-                    throw ProfileError(file: file, field: "actions[\(i)].kind", expected: "an action the state has (\"updateTreeLeaf\" needs state.tree with depth ≥ 1)", found: "\"updateTreeLeaf\"")
-                }
-            case .setField:
-                break
-            }
-            actions.append(.init(kind: kind, field: field, entities: count, weight: weight))
-        }
-
-        let pattern = try oneOf(raw.dispatch.pattern, DispatchPattern.self, file: file, field: "dispatch.pattern")
-        var burstSize = 1, threads = 1
-        switch pattern {
-        case .single:
-            if let b = raw.dispatch.burstSize, b != 1 {
-                throw ProfileError(file: file, field: "dispatch.burstSize", expected: "1 or nothing for the \"single\" pattern", found: "\(b)")
-            }
-        case .burst:
-            guard let b = raw.dispatch.burstSize else {
-                throw ProfileError(file: file, field: "dispatch.burstSize", expected: "an integer in 2...10000 (required by the \"burst\" pattern)", found: "nothing")
-            }
-            burstSize = try inRange(b, 2...10_000, file: file, field: "dispatch.burstSize")
-        case .threads:
-            guard let t = raw.dispatch.threads else {
-                throw ProfileError(file: file, field: "dispatch.threads", expected: "an integer in 2...64 (required by the \"threads\" pattern)", found: "nothing")
-            }
-            threads = try inRange(t, 2...64, file: file, field: "dispatch.threads")
-            burstSize = try inRange(raw.dispatch.burstSize ?? 1, 1...10_000, file: file, field: "dispatch.burstSize")
-        }
-        if pattern != .threads, let t = raw.dispatch.threads, t != 1 {
-            throw ProfileError(file: file, field: "dispatch.threads", expected: "nothing unless the pattern is \"threads\"", found: "\(t)")
-        }
-
-        let maxDispatches = try inRange(raw.run?.maxDispatches ?? 2_000, 10...10_000_000, file: file, field: "run.maxDispatches")
-        let seconds = raw.run?.seconds ?? 1.0
-        guard seconds > 0, seconds <= 600 else {
-            throw ProfileError(file: file, field: "run.seconds", expected: "a number of seconds in (0, 600]", found: "\(seconds)")
-        }
-        let sweep = try raw.sweep.map { v throws(ProfileError) in try sizes(v, file: file, field: "sweep") } ?? []
-        let quickEntities = try inRange(raw.quick?.entities ?? min(entities, 1_000), 1...maxEntities, file: file, field: "quick.entities")
-        let quickSweep = try raw.quick?.sweep.map { v throws(ProfileError) in try sizes(v, file: file, field: "quick.sweep") } ?? []
-        let quickMax = try inRange(raw.quick?.maxDispatches ?? min(maxDispatches, 300), 10...10_000_000, file: file, field: "quick.maxDispatches")
-        let quickSeconds = raw.quick?.seconds ?? min(seconds, 0.25)
-        guard quickSeconds > 0, quickSeconds <= 600 else {
-            throw ProfileError(file: file, field: "quick.seconds", expected: "a number of seconds in (0, 600]", found: "\(quickSeconds)")
-        }
-        // Every size the profile runs at must hold the entities one action changes.
-        let smallest = ([entities, quickEntities] + sweep + quickSweep).min()!
-        for (i, a) in actions.enumerated() where a.kind == .updateEntities && a.entities > smallest {
-            throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "at most \(smallest) (the smallest entity count this profile runs at)", found: "\(a.entities)")
-        }
-
-        return ProfileSpec(
-            name: raw.name, description: raw.description, source: file,
-            entities: entities, titleLength: titleLength, tree: tree,
-            consumers: consumers, actions: actions,
-            pattern: pattern, burstSize: burstSize, threads: threads,
-            maxDispatches: maxDispatches, seconds: seconds, sweep: sweep,
-            quickEntities: quickEntities, quickSweep: quickSweep,
-            quickMaxDispatches: quickMax, quickSeconds: quickSeconds)
     }
 }

@@ -16,6 +16,18 @@ public enum ProfileFixtures {
      "dispatch": {"pattern": "single"}}
     """
 
+    /// A valid profile that only removes, moves, sorts and inserts items,
+    /// with a row consumer on every initial item: the removal rule's test.
+    public static let removal = """
+    {"name": "removal", "description": "rows whose items are removed", "state": {"entities": 8, "titleLength": 12},
+     "consumers": [{"select": "entity", "count": 8}, {"select": "list", "count": 1}, {"select": "derived", "count": 1}],
+     "actions": [{"kind": "removeEntities", "entities": 1, "weight": 2}, {"kind": "moveEntities", "entities": 2, "weight": 1},
+                 {"kind": "sortEntities", "field": "title", "weight": 1}, {"kind": "insertEntities", "entities": 1, "weight": 1}],
+     "dispatch": {"pattern": "single"}}
+    """
+
+    static let update = "\"kind\": \"updateEntities\", \"field\": \"done\", \"entities\": 1"
+
     static func replacing(_ old: String, _ new: String) -> String {
         precondition(valid.contains(old), "fixture text '\(old)' not in the valid profile")
         return valid.replacingOccurrences(of: old, with: new)
@@ -39,6 +51,13 @@ public enum ProfileFixtures {
         Fixture(name: "tree-leaf-without-tree", json: replacing("\"select\": \"entity\"", "\"select\": \"treeLeaf\""), field: "consumers[0].select", mentions: "state.tree"),
         Fixture(name: "name-with-space", json: replacing("\"name\": \"tiny\"", "\"name\": \"my app\""), field: "name", mentions: "no spaces"),
         Fixture(name: "no-consumers", json: replacing("\"count\": 2", "\"count\": 0"), field: "consumers", mentions: "between 1 and"),
+        Fixture(name: "sort-without-field", json: replacing(update, "\"kind\": \"sortEntities\""), field: "actions[0].field", mentions: "required by sortEntities"),
+        Fixture(name: "sort-with-entities", json: replacing(update, "\"kind\": \"sortEntities\", \"field\": \"count\", \"entities\": 2"), field: "actions[0].entities", mentions: "sorts the whole list"),
+        Fixture(name: "remove-without-entities", json: replacing(update, "\"kind\": \"removeEntities\""), field: "actions[0].entities", mentions: "required by removeEntities"),
+        Fixture(name: "remove-too-many", json: replacing(update, "\"kind\": \"removeEntities\", \"entities\": 11"), field: "actions[0].entities", mentions: "1...10"),
+        Fixture(name: "move-with-field", json: replacing(update, "\"kind\": \"moveEntities\", \"field\": \"done\", \"entities\": 1"), field: "actions[0].field", mentions: "only updateEntities and sortEntities"),
+        Fixture(name: "insert-none", json: replacing(update, "\"kind\": \"insertEntities\", \"entities\": 0"), field: "actions[0].entities", mentions: "1...10000"),
+        Fixture(name: "set-field-with-entities", json: replacing(update, "\"kind\": \"setField\", \"entities\": 1"), field: "actions[0].entities", mentions: "no entity count for setField"),
         Fixture(name: "sweep-order", json: replacing("\"dispatch\"", "\"sweep\": [100, 10], \"dispatch\""), field: "sweep[1]", mentions: "increasing"),
     ]
 }

@@ -2,7 +2,8 @@
 /// compare values must deliver exactly the same callbacks on any workload.
 public enum RandomProfiles {
     /// A valid random profile drawn from `rng`: up to 300 entities, a tree of
-    /// depth up to 4, every kind of consumer and action, any pattern.
+    /// depth up to 4, every kind of consumer and action (inserts, removals,
+    /// moves and sorts in about half of them), any pattern.
     public static func make(_ index: Int, using rng: inout SplitMix64) -> ProfileSpec {
         let entities = Int.random(in: 1...300, using: &rng)
         let depth = Int.random(in: 0...4, using: &rng)
@@ -18,6 +19,14 @@ public enum RandomProfiles {
         }
         if Bool.random(using: &rng) { actions.append(.init(kind: "setField", field: nil, entities: nil, weight: Int.random(in: 1...3, using: &rng))) }
         if tree != nil, Bool.random(using: &rng) { actions.append(.init(kind: "updateTreeLeaf", field: nil, entities: nil, weight: Int.random(in: 1...3, using: &rng))) }
+        // Structural actions in about half the profiles, each kind at random.
+        if Bool.random(using: &rng) {
+            let small = min(entities, 3)
+            if Bool.random(using: &rng) { actions.append(.init(kind: "insertEntities", field: nil, entities: Int.random(in: 1...3, using: &rng), weight: Int.random(in: 1...3, using: &rng))) }
+            if Bool.random(using: &rng) { actions.append(.init(kind: "removeEntities", field: nil, entities: Int.random(in: 1...small, using: &rng), weight: Int.random(in: 1...3, using: &rng))) }
+            if Bool.random(using: &rng) { actions.append(.init(kind: "moveEntities", field: nil, entities: Int.random(in: 1...small, using: &rng), weight: Int.random(in: 1...3, using: &rng))) }
+            if Bool.random(using: &rng) { actions.append(.init(kind: "sortEntities", field: EntityField.allCases.randomElement(using: &rng)!.rawValue, entities: nil, weight: 1)) }
+        }
         if actions.isEmpty { actions.append(.init(kind: "updateEntities", field: "done", entities: 1, weight: 1)) }
         let pattern = DispatchPattern.allCases.randomElement(using: &rng)!
         let dispatch: RawProfile.RawDispatch

@@ -12,9 +12,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 }
 
-/// What one consumer selects, resolved to concrete indices and paths.
+/// What one consumer selects, resolved to concrete ids and paths.
 public enum Selection: Sendable, Hashable {
     case field
+    /// The entity with this id (`nil` once it is removed; ids are never reused).
     case entity(Int)
     case list
     case derived
@@ -23,14 +24,37 @@ public enum Selection: Sendable, Hashable {
 
 /// One action, resolved to concrete entities, paths and values before the
 /// timed loop, so that generating it costs nothing inside the measurement.
+///
+/// Entities are named by id. An id that is not in the list when the action
+/// runs (only possible when threads reorder actions) is skipped; positions
+/// are clamped to the list's count. So every strategy applies any sequence
+/// of actions the same way.
 public struct WorkloadAction: Sendable {
     public enum Kind: Sendable {
+        /// Writes `field` of each entity (by id).
         case updateEntities(EntityField, [Int])
         case setField
         case updateTreeLeaf([Int])
+        /// Inserts a new entity with each id (never used before) at its
+        /// position (clamped to the count), titled `title`, not done, count 0.
+        case insertEntities([Placement])
+        /// Removes each entity (by id).
+        case removeEntities([Int])
+        /// Moves each entity (by id) so that it ends at its position
+        /// (clamped to the last position).
+        case moveEntities([Placement])
+        /// Sorts the list by `field`, ties by id, in one direction (see
+        /// ``EntityFields/precedes(_:by:ascending:)``).
+        case sortEntities(EntityField, ascending: Bool)
+    }
+    /// An entity id and a position in the list.
+    public struct Placement: Sendable, Equatable {
+        public var id: Int
+        public var position: Int
     }
     public var kind: Kind
-    /// The title an `updateEntities(.title, _)` action writes (pre-built, so
+    /// The title an `updateEntities(.title, _)` action writes, or the title
+    /// of the entities an `insertEntities` action inserts (pre-built, so
     /// that the write is a retain, not an allocation of the workload).
     public var title: String
 }
@@ -49,6 +73,11 @@ public struct Workload: Sendable {
 
     public var titleLength: Int { profile.titleLength }
     public var tree: ProfileSpec.Tree { profile.tree }
+    /// Whether the entity with id k is at position k for the whole run (no
+    /// action inserts, removes, moves or sorts). Strategies then keep their
+    /// plain list shape and read a row by position; otherwise they keep an
+    /// index by id (see docs/benchmarks/README.md).
+    public var idsArePositions: Bool { !profile.hasStructuralActions }
 
     /// The seed every workload uses unless `FASTSTORE_SEED` says otherwise.
     public static var seed: UInt64 {
@@ -93,6 +122,10 @@ public struct Workload: Sendable {
         var actions: [WorkloadAction] = []
         actions.reserveCapacity(count)
         let titles = (0..<64).map { makeText("t\($0)-", profile.titleLength) }
+        // NB: without structural actions the live ids stay 0..<entities and
+        // are never materialized; the random draws are then the same as
+        // before structural actions existed, so such workloads are unchanged.
+        var live = LiveIDs(count: entities, materialized: profile.hasStructuralActions)
         for n in 0..<count {
             var pick = Int.random(in: 0..<totalWeight, using: &rng)
             var spec = profile.actions[0]
@@ -100,18 +133,89 @@ public struct Workload: Sendable {
                 if pick < a.weight { spec = a; break }
                 pick -= a.weight
             }
+            let title = titles[n % titles.count]
             switch spec.kind {
             case .setField:
                 actions.append(WorkloadAction(kind: .setField, title: ""))
             case .updateTreeLeaf:
                 actions.append(WorkloadAction(kind: .updateTreeLeaf(randomLeafPath()), title: ""))
             case .updateEntities:
-                var chosen = Set<Int>()
-                while chosen.count < spec.entities { chosen.insert(Int.random(in: 0..<entities, using: &rng)) }
-                actions.append(WorkloadAction(kind: .updateEntities(spec.field, chosen.sorted()), title: titles[n % titles.count]))
+                let chosen = live.distinct(spec.entities, using: &rng)
+                actions.append(WorkloadAction(kind: .updateEntities(spec.field, chosen), title: title))
+            case .insertEntities:
+                var placements: [WorkloadAction.Placement] = []
+                for _ in 0..<spec.entities {
+                    let position = Int.random(in: 0...live.count, using: &rng)
+                    placements.append(.init(id: live.insertNew(), position: position))
+                }
+                actions.append(WorkloadAction(kind: .insertEntities(placements), title: title))
+            case .removeEntities:
+                let chosen = live.distinct(spec.entities, using: &rng)
+                for id in chosen { live.remove(id) }
+                actions.append(WorkloadAction(kind: .removeEntities(chosen), title: ""))
+            case .moveEntities:
+                let chosen = live.distinct(spec.entities, using: &rng)
+                let placements = chosen.map { WorkloadAction.Placement(id: $0, position: Int.random(in: 0..<live.count, using: &rng)) }
+                actions.append(WorkloadAction(kind: .moveEntities(placements), title: ""))
+            case .sortEntities:
+                actions.append(WorkloadAction(kind: .sortEntities(spec.field, ascending: Bool.random(using: &rng)), title: ""))
             }
         }
         self.actions = actions
+    }
+}
+
+/// The ids in the list while actions are generated (their order does not
+/// matter: positions are drawn at random), for drawing live entities.
+struct LiveIDs {
+    /// The live ids, unordered; empty until materialized (then ids are 0..<count).
+    private var ids: [Int] = []
+    /// Where each live id is in `ids`.
+    private var slots: [Int: Int] = [:]
+    private(set) var count: Int
+    private var nextID: Int
+
+    init(count: Int, materialized: Bool) {
+        self.count = count
+        nextID = count
+        if materialized {
+            ids = Array(0..<count)
+            slots.reserveCapacity(count)
+            for id in ids { slots[id] = id }
+        }
+    }
+
+    /// `n` distinct random live ids (all of them when fewer are live), in
+    /// increasing order.
+    mutating func distinct(_ n: Int, using rng: inout SplitMix64) -> [Int] {
+        var chosen = Set<Int>()
+        let wanted = min(n, count)
+        while chosen.count < wanted {
+            let r = Int.random(in: 0..<count, using: &rng)
+            chosen.insert(ids.isEmpty ? r : ids[r])
+        }
+        return chosen.sorted()
+    }
+
+    /// A fresh id, now live.
+    mutating func insertNew() -> Int {
+        let id = nextID
+        nextID += 1
+        slots[id] = ids.count
+        ids.append(id)
+        count += 1
+        return id
+    }
+
+    /// Removes a live id.
+    mutating func remove(_ id: Int) {
+        guard let slot = slots.removeValue(forKey: id) else { preconditionFailure("LiveIDs: \(id) is not live") }
+        let last = ids.removeLast()
+        if slot < ids.count {
+            ids[slot] = last
+            slots[last] = slot
+        }
+        count -= 1
     }
 }
 

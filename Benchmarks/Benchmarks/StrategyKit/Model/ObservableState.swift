@@ -1,13 +1,16 @@
 import Observation
 
-/// The state as `@Observable` classes, for the observation strategy: the
+/// The state as `@Observable` classes, for the observation strategies: the
 /// same shape and contents as ``AppState``, mutated in place.
 @Observable
-public final class ItemModel {
+public final class ItemModel: EntityFields {
     public let id: Int
     public var title: String
     public var done: Bool
     public var count: Int
+    /// Set when the item leaves the list, so that a row holding the object
+    /// learns it is gone (as a deleted SwiftData model reports `isDeleted`).
+    public var isRemoved = false
 
     init(id: Int, title: String, done: Bool, count: Int) {
         self.id = id
@@ -15,6 +18,9 @@ public final class ItemModel {
         self.done = done
         self.count = count
     }
+
+    /// The item's values.
+    var value: Item { Item(id: id, title: title, done: done, count: count) }
 }
 
 @Observable
@@ -33,16 +39,38 @@ public final class TreeModel {
 @Observable
 public final class AppModel {
     public var items: [ItemModel]
+    /// The items by id, when actions insert, remove, move or sort items;
+    /// `nil` when ids are positions for the whole run. Bookkeeping, not
+    /// observed: membership is observed through `items`.
+    @ObservationIgnored var byID: [Int: ItemModel]?
     public var tree: TreeModel
     public var counter: Int
     public var title: String
 
     init(_ workload: Workload) {
         let length = workload.titleLength
-        items = (0..<workload.entities).map { ItemModel(id: $0, title: makeText("item-\($0)-", length), done: $0 % 3 == 0, count: 0) }
+        let items = (0..<workload.entities).map { ItemModel(id: $0, title: makeText("item-\($0)-", length), done: $0 % 3 == 0, count: 0) }
+        self.items = items
+        byID = workload.idsArePositions ? nil : Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
         tree = TreeModel(AppState.makeTree(depth: workload.tree.depth, fanOut: workload.tree.fanOut, labelLength: workload.tree.labelLength, index: 0))
         counter = 0
         title = "FastStore"
+    }
+
+    /// The item with `id`, or nil once it is removed. Reads `items` (so the
+    /// caller depends on the list's structure, as a lookup by id in the
+    /// array would), then the unobserved index.
+    func item(id: Int) -> ItemModel? {
+        guard let byID else { return items[id] }
+        _ = items
+        return byID[id]
+    }
+
+    /// The object of the item with `id` now, without observing anything
+    /// (what a list hands the row it creates).
+    func object(id: Int) -> ItemModel? {
+        if let byID { return byID[id] }
+        return items[id]
     }
 
     /// The same reducer as ``reduce(_:_:)``, in place on the models.
@@ -50,9 +78,9 @@ public final class AppModel {
         switch action.kind {
         case .setField:
             counter &+= 1
-        case .updateEntities(let field, let indices):
-            for i in indices {
-                let item = items[i]
+        case .updateEntities(let field, let ids):
+            for id in ids {
+                guard let item = object(id: id) else { continue }
                 switch field {
                 case .done: item.done.toggle()
                 case .count: item.count &+= 1
@@ -63,6 +91,46 @@ public final class AppModel {
             var node = tree
             for i in path { node = node.children[i] }
             node.value &+= 1
+        case .insertEntities(let placements):
+            for p in placements {
+                let item = ItemModel(id: p.id, title: action.title, done: false, count: 0)
+                items.insert(item, at: min(p.position, items.count))
+                byID![p.id] = item
+            }
+        case .removeEntities(let ids):
+            for id in ids {
+                guard let item = byID!.removeValue(forKey: id) else { continue }
+                items.remove(at: position(of: item))
+                item.isRemoved = true
+            }
+        case .moveEntities(let placements):
+            for p in placements {
+                guard let item = byID![p.id] else { continue }
+                items.remove(at: position(of: item))
+                items.insert(item, at: min(p.position, items.count))
+            }
+        case .sortEntities(let field, let ascending):
+            items.sort { $0.precedes($1, by: field, ascending: ascending) }
         }
+    }
+
+    /// Where `item` is in `items`: a scan by identity, as an array of
+    /// objects offers (O(n), like the removal that follows).
+    private func position(of item: ItemModel) -> Int {
+        guard let i = items.firstIndex(where: { $0 === item }) else { preconditionFailure("item \(item.id) indexed but not listed") }
+        return i
+    }
+
+    /// The digest of the whole model (see ``ContentDigest``).
+    func contentDigest() -> Int {
+        var d = ContentDigest()
+        for item in items { d.item(item) }
+        d.counter(counter)
+        func walk(_ node: TreeModel) {
+            d.treeValue(node.value)
+            for child in node.children { walk(child) }
+        }
+        walk(tree)
+        return d.finalize()
     }
 }

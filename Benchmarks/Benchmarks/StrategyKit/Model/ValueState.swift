@@ -1,6 +1,6 @@
 /// The plain value-type state the full-copy and reswift-like strategies use:
 /// what an app writes today with ReSwift or ReSwiftConsumer.
-public struct Item: Equatable, Sendable {
+public struct Item: Equatable, Sendable, Identifiable {
     public var id: Int
     public var title: String
     public var done: Bool
@@ -16,6 +16,10 @@ public struct TreeNode: Equatable, Sendable {
 
 public struct AppState: Equatable, Sendable {
     public var items: [Item]
+    /// The position of each item by id, when actions insert, remove, move
+    /// or sort items (an app with rows by id keeps such an index beside its
+    /// array); `nil` when ids are positions for the whole run.
+    public var positions: [Int: Int]?
     public var tree: TreeNode
     public var counter: Int
     public var title: String
@@ -24,6 +28,7 @@ public struct AppState: Equatable, Sendable {
     public init(_ workload: Workload) {
         let length = workload.titleLength
         items = (0..<workload.entities).map { Item(id: $0, title: makeText("item-\($0)-", length), done: $0 % 3 == 0, count: 0) }
+        positions = workload.idsArePositions ? nil : Dictionary(uniqueKeysWithValues: (0..<workload.entities).map { ($0, $0) })
         tree = AppState.makeTree(depth: workload.tree.depth, fanOut: workload.tree.fanOut, labelLength: workload.tree.labelLength, index: 0)
         counter = 0
         title = "FastStore"
@@ -43,16 +48,28 @@ public func reduce(_ state: inout AppState, _ action: WorkloadAction) {
     switch action.kind {
     case .setField:
         state.counter &+= 1
-    case .updateEntities(let field, let indices):
-        for i in indices {
-            switch field {
-            case .done: state.items[i].done.toggle()
-            case .count: state.items[i].count &+= 1
-            case .title: state.items[i].title = action.title
+    case .updateEntities(let field, let ids):
+        if let positions = state.positions {
+            for id in ids {
+                guard let i = positions[id] else { continue }
+                updateItem(&state.items[i], field, action.title)
             }
+        } else {
+            for i in ids { updateItem(&state.items[i], field, action.title) }
         }
     case .updateTreeLeaf(let path):
         updateLeaf(&state.tree, path[...])
+    case .insertEntities, .removeEntities, .moveEntities, .sortEntities:
+        reduceStructure(&state, action)
+    }
+}
+
+@inlinable
+func updateItem(_ item: inout Item, _ field: EntityField, _ title: String) {
+    switch field {
+    case .done: item.done.toggle()
+    case .count: item.count &+= 1
+    case .title: item.title = title
     }
 }
 
@@ -65,27 +82,43 @@ func updateLeaf(_ node: inout TreeNode, _ path: ArraySlice<Int>) {
     }
 }
 
-/// Selectors over the value state, one per ``Selection`` kind.
-public enum ValueSelectors {
-    @inlinable public static func field(_ s: AppState) -> Int { s.counter }
-    @inlinable public static func entity(_ s: AppState, _ k: Int) -> Item { s.items[k] }
-    @inlinable public static func list(_ s: AppState) -> [Item] { s.items }
-    @inlinable public static func derived(_ s: AppState) -> Int {
-        var n = 0
-        for item in s.items where item.done { n += 1 }
-        return n
+/// Inserts, removes, moves or sorts items in the array, and keeps the
+/// position index right over the range that moved (O(n) like the array
+/// operation itself; a sort re-indexes everything).
+@usableFromInline
+func reduceStructure(_ state: inout AppState, _ action: WorkloadAction) {
+    guard var positions = state.positions.take() else {
+        preconditionFailure("a structural action on a state without a position index (the workload said ids are positions)")
     }
-    @inlinable public static func treeLeaf(_ s: AppState, _ path: [Int]) -> Int {
-        var node = s.tree
-        for i in path { node = node.children[i] }
-        return node.value
+    defer { state.positions = positions }
+    func reindex(_ range: Range<Int>) {
+        for i in range { positions[state.items[i].id] = i }
     }
-}
-
-/// What a consumer callback folds into the strategy's checksum: cheap, and
-/// equal across strategies that deliver the same values.
-public enum Digest {
-    @inlinable public static func of(_ v: Int) -> Int { v }
-    @inlinable public static func of(_ item: Item) -> Int { item.id &* 31 &+ item.count &* 7 &+ (item.done ? 1 : 0) &+ item.title.utf8.count }
-    @inlinable public static func ofList(count: Int) -> Int { count &* 1_000_003 }
+    switch action.kind {
+    case .insertEntities(let placements):
+        for p in placements {
+            let at = min(p.position, state.items.count)
+            state.items.insert(Item(id: p.id, title: action.title, done: false, count: 0), at: at)
+            reindex(at..<state.items.count)
+        }
+    case .removeEntities(let ids):
+        for id in ids {
+            guard let at = positions.removeValue(forKey: id) else { continue }
+            state.items.remove(at: at)
+            reindex(at..<state.items.count)
+        }
+    case .moveEntities(let placements):
+        for p in placements {
+            guard let from = positions[p.id] else { continue }
+            let item = state.items.remove(at: from)
+            let to = min(p.position, state.items.count)
+            state.items.insert(item, at: to)
+            reindex(min(from, to)..<(max(from, to) + 1))
+        }
+    case .sortEntities(let field, let ascending):
+        state.items.sort { $0.precedes($1, by: field, ascending: ascending) }
+        reindex(0..<state.items.count)
+    case .setField, .updateEntities, .updateTreeLeaf:
+        preconditionFailure("not a structural action")
+    }
 }

@@ -5,15 +5,23 @@ import FastStore
 /// `StateConsumer` fed from a store subscription. A consumer whose
 /// selection read only unchanged nodes is skipped without running its
 /// selector; a write copies only the nodes on its path.
+///
+/// Workloads that insert, remove, move or sort items get
+/// ``FastStoreEditableStrategy`` instead (the items in an `IdentifiedList`,
+/// rows read by id); ``make(_:)`` picks.
 public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
     public static let name = "faststore"
-    public static let summary = "FastStore Store + Versioned/VersionedList state + StateConsumer (skips unchanged nodes)"
+    public static let summary = "FastStore Store + Versioned/VersionedList (IdentifiedList when rows move) state + StateConsumer (skips unchanged nodes)"
+
+    public static func make(_ workload: Workload) -> any BenchStrategy {
+        workload.idsArePositions ? FastStoreStrategy(workload: workload) : FastStoreEditableStrategy(workload: workload)
+    }
 
     private let workload: Workload
     private let store: Store<FSState, WorkloadAction>
     private let consumer = StateConsumer<FSState>()
     private var subscription: StoreSubscription?
-    private let sink = Sink()
+    public let sink = Sink()
 
     public init(workload: Workload) {
         self.workload = workload
@@ -25,23 +33,23 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
         for selection in workload.selections {
             switch selection {
             case .field:
-                consumer.add(counted { $0.counter }) { (_: Int, new: Int) in sink.deliver(Digest.of(new)) }
+                consumer.add(counted { $0.counter }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .field) }
             case .entity(let k):
-                consumer.add(counted { $0.items[k] }) { (_: Item, new: Item) in sink.deliver(Digest.of(new)) }
+                consumer.add(counted { $0.items[k] }) { (_: Item, new: Item) in sink.deliver(Digest.of(new), .entity) }
             case .list:
-                consumer.add(counted { $0.items }) { (_: VersionedList<Item>, new: VersionedList<Item>) in sink.deliver(Digest.ofList(count: new.count)) }
+                consumer.add(counted { $0.items }) { (_: VersionedList<Item>, new: VersionedList<Item>) in sink.deliver(Digest.ofList(count: new.count), .list) }
             case .derived:
                 consumer.add(counted { state -> Int in
                     var n = 0
                     for item in state.items where item.done { n += 1 }
                     return n
-                }) { (_: Int, new: Int) in sink.deliver(Digest.of(new)) }
+                }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .derived) }
             case .treeLeaf(let path):
                 consumer.add(counted { state -> Int in
                     var node = state.tree
                     for i in path { node = node.children[i] }
                     return node.number
-                }) { (_: Int, new: Int) in sink.deliver(Digest.of(new)) }
+                }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .treeLeaf) }
             }
         }
         // Consumes the current state now (every consumer's baseline; no
@@ -58,8 +66,10 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
         store.waitUntilIdle()
     }
 
-    public var delivered: Sink.Totals { sink.current }
-    public var evaluations: Int { sink.evaluations }
+    public func contentDigest() -> Int {
+        let state = store.state
+        return ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter)
+    }
 
     /// `select`, counting its runs.
     private func counted<T>(_ select: @escaping (FSState) -> T) -> (FSState) -> T {
@@ -71,56 +81,75 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
     }
 }
 
-/// The versioned state: the same shape and contents as ``AppState``.
-public struct FSStateFields {
-    public var items: VersionedList<Item>
-    public var tree: Versioned<FSTreeFields>
-    public var counter: Int
-    public var title: String
-}
+/// The faststore strategy on workloads that insert, remove, move or sort
+/// items: the items in an `IdentifiedList<Item>`, a row consumer selecting
+/// `state.items[id: k]` (an `Item?`, `nil` once removed), the structural
+/// actions as `IdentifiedList` operations. Same store and consumer as
+/// ``FastStoreStrategy``, which builds it through ``FastStoreStrategy/make(_:)``.
+public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable {
+    public static var name: String { FastStoreStrategy.name }
+    public static var summary: String { FastStoreStrategy.summary }
 
-public struct FSTreeFields {
-    // NB: not `value`: `Versioned.value` is the node's whole value.
-    public var number: Int
-    public var label: String
-    public var children: VersionedList<Versioned<FSTreeFields>>
-}
+    private let workload: Workload
+    private let store: Store<FSEditableState, WorkloadAction>
+    private let consumer = StateConsumer<FSEditableState>()
+    private var subscription: StoreSubscription?
+    public let sink = Sink()
 
-public typealias FSState = Versioned<FSStateFields>
-
-extension Versioned where Value == FSStateFields {
-    init(_ workload: Workload) {
-        let plain = AppState(workload)
-        func convert(_ node: TreeNode) -> Versioned<FSTreeFields> {
-            Versioned<FSTreeFields>(FSTreeFields(number: node.value, label: node.label, children: VersionedList(node.children.map(convert))))
-        }
-        self.init(FSStateFields(items: VersionedList(plain.items), tree: convert(plain.tree), counter: plain.counter, title: plain.title))
+    public init(workload: Workload) {
+        self.workload = workload
+        store = Store(state: FSEditableState(workload), reducer: fastStoreEditableReduce)
     }
-}
 
-/// The same reducer as ``reduce(_:_:)``, written against the versioned
-/// state: the reducer text is unchanged (`state.items[i].done.toggle()`).
-func fastStoreReduce(_ state: inout FSState, _ action: WorkloadAction) {
-    switch action.kind {
-    case .setField:
-        state.counter &+= 1
-    case .updateEntities(let field, let indices):
-        for i in indices {
-            switch field {
-            case .done: state.items[i].done.toggle()
-            case .count: state.items[i].count &+= 1
-            case .title: state.items[i].title = action.title
+    public func attachConsumers() {
+        let sink = self.sink
+        for selection in workload.selections {
+            switch selection {
+            case .field:
+                consumer.add(counted { $0.counter }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .field) }
+            case .entity(let k):
+                // NB: the `(T?, T?)` shape: called on every change, to `nil`
+                // included. Its first evaluation (at connect) counts as a
+                // change from nothing; the harness counts callbacks from
+                // after `attachConsumers`.
+                consumer.add(counted { $0.items[id: k] }) { (_: Item?, new: Item?) in sink.deliver(Digest.of(new), .entity) }
+            case .list:
+                consumer.add(counted { $0.items }) { (_: IdentifiedList<Item>, new: IdentifiedList<Item>) in sink.deliver(Digest.ofList(count: new.count), .list) }
+            case .derived:
+                consumer.add(counted { state -> Int in
+                    var n = 0
+                    for item in state.items where item.done { n += 1 }
+                    return n
+                }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .derived) }
+            case .treeLeaf(let path):
+                consumer.add(counted { state -> Int in
+                    var node = state.tree
+                    for i in path { node = node.children[i] }
+                    return node.number
+                }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .treeLeaf) }
             }
         }
-    case .updateTreeLeaf(let path):
-        updateVersionedLeaf(&state.tree, path[...])
+        subscription = consumer.connect(to: store)
     }
-}
 
-func updateVersionedLeaf(_ node: inout Versioned<FSTreeFields>, _ path: ArraySlice<Int>) {
-    if let first = path.first {
-        updateVersionedLeaf(&node.children[first], path.dropFirst())
-    } else {
-        node.number &+= 1
+    public func dispatch(_ action: WorkloadAction) {
+        store.dispatch(action)
+    }
+
+    public func waitUntilIdle() {
+        store.waitUntilIdle()
+    }
+
+    public func contentDigest() -> Int {
+        let state = store.state
+        return ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter)
+    }
+
+    private func counted<T>(_ select: @escaping (FSEditableState) -> T) -> (FSEditableState) -> T {
+        let sink = self.sink
+        return { state in
+            sink.evaluated()
+            return select(state)
+        }
     }
 }

@@ -13,7 +13,7 @@ public final class ReSwiftLikeStrategy: BenchStrategy, @unchecked Sendable {
     private let lock = Mutex(())
     private var state: AppState
     private var subscribers: [any _Subscriber] = []
-    private let sink = Sink()
+    public let sink = Sink()
 
     public init(workload: Workload) {
         self.workload = workload
@@ -31,11 +31,13 @@ public final class ReSwiftLikeStrategy: BenchStrategy, @unchecked Sendable {
         let sink = self.sink
         for selection in workload.selections {
             switch selection {
-            case .field: subscribe(ValueSelectors.field) { sink.deliver(Digest.of($0)) }
-            case .entity(let k): subscribe({ ValueSelectors.entity($0, k) }) { sink.deliver(Digest.of($0)) }
-            case .list: subscribe(ValueSelectors.list) { sink.deliver(Digest.ofList(count: $0.count)) }
-            case .derived: subscribe(ValueSelectors.derived) { sink.deliver(Digest.of($0)) }
-            case .treeLeaf(let path): subscribe({ ValueSelectors.treeLeaf($0, path) }) { sink.deliver(Digest.of($0)) }
+            case .field: subscribe(ValueSelectors.field) { sink.deliver(Digest.of($0), .field) }
+            case .entity(let k) where workload.idsArePositions:
+                subscribe({ ValueSelectors.entity($0, k) }) { sink.deliver(Digest.of($0), .entity) }
+            case .entity(let k): subscribe({ ValueSelectors.entity($0, id: k) }) { sink.deliver(Digest.of($0), .entity) }
+            case .list: subscribe(ValueSelectors.list) { sink.deliver(Digest.ofList(count: $0.count), .list) }
+            case .derived: subscribe(ValueSelectors.derived) { sink.deliver(Digest.of($0), .derived) }
+            case .treeLeaf(let path): subscribe({ ValueSelectors.treeLeaf($0, path) }) { sink.deliver(Digest.of($0), .treeLeaf) }
             }
         }
     }
@@ -52,8 +54,7 @@ public final class ReSwiftLikeStrategy: BenchStrategy, @unchecked Sendable {
         }
     }
 
-    public var delivered: Sink.Totals { sink.current }
-    public var evaluations: Int { sink.evaluations }
+    public func contentDigest() -> Int { lock.withLock { _ in ContentDigest.of(state) } }
 }
 
 protocol _Subscriber: AnyObject {
