@@ -123,12 +123,16 @@ public final class Store<State, Action>: @unchecked Sendable {
     /// - Complexity: O(1): a lock and a copy of the state value (its buffers
     ///   are shared, not copied).
     public var state: State {
-        // NB: flag before registering, so a publish that finds the flag clear
-        // cannot race with a registration it should have seen.
-        if !_readSincePublish.load(ordering: .relaxed) {
+        // NB: register, then flag, then read; a publish writes, then takes
+        // the flag, then notifies. A read that gets an older state than a
+        // publish's registered and flagged before that publish wrote, so the
+        // publish (or an earlier one, which then notified this registration)
+        // finds the flag set and notifies it: no tracked read is left with a
+        // stale state (`StoreObservationRaceTests`).
+        _registrar.access(self, keyPath: _stateKeyPath)
+        if !_readSincePublish.load(ordering: .sequentiallyConsistent) {
             _readSincePublish.store(true, ordering: .sequentiallyConsistent)
         }
-        _registrar.access(self, keyPath: _stateKeyPath)
         _lock.lock()
         defer { _lock.unlock() }
         return _guarded.pointee.state
@@ -261,8 +265,8 @@ public final class Store<State, Action>: @unchecked Sendable {
             }
 
             // Publish it, notify, then take the next batch or finish.
-            let observed = _readSincePublish.exchange(false, ordering: .sequentiallyConsistent)
-            if observed { _registrar.willSet(self, keyPath: _stateKeyPath) }
+            // NB: Observation is told after the write (see `state` for why a
+            // notification before it could miss a read).
             _willChange()
             var finished: [CheckedContinuation<Void, Never>]? = nil
             _lock.lock()
@@ -272,7 +276,10 @@ public final class Store<State, Action>: @unchecked Sendable {
                 finished = _takeNextBatchOrFinish()
             }
             _lock.unlock()
-            if observed { _registrar.didSet(self, keyPath: _stateKeyPath) }
+            if _readSincePublish.exchange(false, ordering: .sequentiallyConsistent) {
+                _registrar.willSet(self, keyPath: _stateKeyPath)
+                _registrar.didSet(self, keyPath: _stateKeyPath)
+            }
             if !subscribers.isEmpty {
                 _notify(subscribers, _owned.pointee.working)
                 _lock.lock()
