@@ -19,15 +19,15 @@ public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     @usableFromInline internal let id: Int
     /// One evaluation: runs the selector on a state (recording its
     /// dependencies into the recorder when given) and stores the selection,
-    /// then calls `register(mustRunAlways)`, which files the recorded
-    /// dependencies under the owner's lock and returns whether the consumer
-    /// is still registered, and then, when the selection changed and it is,
-    /// the callback.
+    /// then calls `register(mustRunAlways, changed)`, which files the
+    /// recorded dependencies under the owner's lock and returns whether the
+    /// callback is due (the selection changed and the consumer is still
+    /// registered), and then, if it is, the callback.
     ///
     /// NB: one closure rather than an evaluate / deliver pair: one context
     /// per consumer, and the change waiting for delivery lives in locals
     /// instead of the selection slot.
-    @usableFromInline internal let run: (State, _ReadRecorder?, _ register: (_ mustRunAlways: Bool) -> Bool) -> Void
+    @usableFromInline internal let run: (State, _ReadRecorder?, _ register: (_ mustRunAlways: Bool, _ changed: Bool) -> Bool) -> Void
     /// Set, under the owner's lock, when the consumer is removed.
     @exclusivity(unchecked) @usableFromInline internal var isRemoved = false
     /// What the selector read at its last evaluation (deduplicated), as
@@ -38,7 +38,7 @@ public final class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline internal var evaluationCount = 0
 
     @inlinable
-    internal init(id: Int, run: @escaping (State, _ReadRecorder?, _ register: (_ mustRunAlways: Bool) -> Bool) -> Void) {
+    internal init(id: Int, run: @escaping (State, _ReadRecorder?, _ register: (_ mustRunAlways: Bool, _ changed: Bool) -> Bool) -> Void) {
         self.id = id
         self.run = run
     }
@@ -108,7 +108,10 @@ extension ConsumerHandle {
             let old = slot.last
             slot.last = new
             let changed = old.map { $0 != new } ?? true
-            if register(mustRunAlways) && changed { callback(old, new) }
+            // NB: with nothing recorded (plain state) an unchanged
+            // selection has nothing to register.
+            if recorder == nil && !changed { return }
+            if register(mustRunAlways, changed) { callback(old, new) }
         })
     }
 
@@ -136,7 +139,10 @@ extension ConsumerHandle {
             let old = slot.last ?? nil
             slot.last = .some(new)
             let changed = !predict(old, new)
-            if register(mustRunAlways) && changed { callback(old, new) }
+            // NB: with nothing recorded (plain state) an unchanged
+            // selection has nothing to register.
+            if recorder == nil && !changed { return }
+            if register(mustRunAlways, changed) { callback(old, new) }
         })
     }
 }

@@ -1,3 +1,5 @@
+import Atomics
+
 /// Calls consumers when the parts of the state they select change — the
 /// API of ReSwiftConsumer's `StateConsumer`, at a cost that follows what
 /// changed.
@@ -48,6 +50,10 @@ public final class StateConsumer<State>: @unchecked Sendable {
     @usableFromInline internal let _rootReader: ((State) -> _RootVersion)?
     @exclusivity(unchecked) @usableFromInline internal var _guarded = _ConsumerGuarded<State>()
     @exclusivity(unchecked) @usableFromInline internal var _turn = _ConsumerTurnOwned<State>()
+    /// How many removals were made (incremented under `_lock`): the thread
+    /// holding the turn re-checks a consumer's `isRemoved` under the lock
+    /// only when this moved since it last looked.
+    @usableFromInline internal let _removals = ManagedAtomic<Int>(0)
 
     /// An empty consumer.
     public init() {
@@ -90,8 +96,10 @@ public final class StateConsumer<State>: @unchecked Sendable {
             _lock.unlock()
             return handle
         }
+        _turn.removalsSeen = _removals.load(ordering: .relaxed)
         _lock.unlock()
         _evaluateAndDeliver(handle, state)
+        _lock.withLock { _flushEvaluations() }
         _finishTurn()
         return handle
     }
@@ -102,14 +110,20 @@ public final class StateConsumer<State>: @unchecked Sendable {
     ///
     /// - Complexity: O(its dependencies), amortized.
     public func remove(_ consumer: ConsumerHandle<State>) {
-        _lock.withLock { _guarded.registry.remove(consumer) }
+        _lock.withLock {
+            _guarded.registry.remove(consumer)
+            _removals.wrappingIncrement(ordering: .releasing)
+        }
     }
 
     /// Removes every consumer.
     ///
     /// - Complexity: O(consumers + their dependencies).
     public func removeAll() {
-        _lock.withLock { _guarded.registry.removeAll() }
+        _lock.withLock {
+            _guarded.registry.removeAll()
+            _removals.wrappingIncrement(ordering: .releasing)
+        }
     }
 
     // MARK: Consuming
@@ -178,7 +192,9 @@ public final class StateConsumer<State>: @unchecked Sendable {
             journaled = _ChangeLog.shared.spans(from: lastRoot, to: newRoot, into: &_turn.spans)
         }
 
+        var all: [ConsumerHandle<State>]? = nil
         _lock.lock()
+        _turn.removalsSeen = _removals.load(ordering: .relaxed)
         if _guarded.consumeInstantly { _guarded.instantState = state }
         if let newRoot {
             if let lastRoot, lastRoot == newRoot {
@@ -190,7 +206,8 @@ public final class StateConsumer<State>: @unchecked Sendable {
                 _guarded.registry.planAffected(by: _turn.spans, candidates: &_turn.candidates, into: &_turn.plan)
                 _guarded.stats.journaledConsumes += 1
             } else {
-                _guarded.registry.planAll(into: &_turn.plan)
+                all = _guarded.registry.allIfCompact
+                if all == nil { _guarded.registry.planAll(into: &_turn.plan) }
                 _guarded.stats.fullConsumes += 1
                 #if FASTSTORE_INTERNAL_CHECKS
                 if lastRoot != nil { _diagnoseSlowPath(lastRoot: lastRoot!, newRoot: newRoot) }
@@ -198,39 +215,65 @@ public final class StateConsumer<State>: @unchecked Sendable {
             }
             _turn.lastRoot = newRoot
         } else {
-            _guarded.registry.planAll(into: &_turn.plan)
+            all = _guarded.registry.allIfCompact
+            if all == nil { _guarded.registry.planAll(into: &_turn.plan) }
             _guarded.stats.fullConsumes += 1
         }
         _lock.unlock()
         _ChangeLog.shared._clear(&_turn.spans)
 
-        for handle in _turn.plan {
-            _evaluateAndDeliver(handle, state)
+        // NB: a full consume runs over the registry's own array when it can
+        // (shared, not copied: a callback that adds or removes a consumer
+        // copies the registry's side on write).
+        if let all {
+            for handle in all { _evaluateAndDeliver(handle, state) }
+        } else {
+            for handle in _turn.plan { _evaluateAndDeliver(handle, state) }
         }
         _turn.plan.removeAll(keepingCapacity: true)
+        _lock.lock()
+        _flushEvaluations()
         #if FASTSTORE_INTERNAL_CHECKS
-        _lock.withLock { _guarded.registry._invariantCheck() }
+        _guarded.registry._invariantCheck()
         #endif
+        _lock.unlock()
     }
 
     /// Evaluates one consumer, updates its dependencies and calls it if its
     /// selection changed. Holds the consuming turn, not the lock.
     @inlinable
     internal func _evaluateAndDeliver(_ handle: ConsumerHandle<State>, _ state: State) {
-        if _lock.withLock({ handle.isRemoved }) { return }
+        // NB: a consumer removed since the turn last looked (by a callback
+        // of this consume, or by another thread) is skipped; with no
+        // removal since, no lock is needed to know it is still there.
+        if _removals.load(ordering: .acquiring) != _turn.removalsSeen {
+            let removed = _lock.withLock {
+                _turn.removalsSeen = _removals.load(ordering: .relaxed)
+                return handle.isRemoved
+            }
+            if removed { return }
+        }
         let recorder = _rootReader == nil ? nil : _turn.recorder
         recorder?.dependencies.removeAll(keepingCapacity: true)
         handle.evaluationCount &+= 1
-        handle.run(state, recorder) { mustRunAlways in
+        _turn.evaluations &+= 1
+        handle.run(state, recorder) { mustRunAlways, changed in
             _lock.lock()
             defer { _lock.unlock() }
-            _guarded.stats.evaluations += 1
             if let recorder, !handle.isRemoved {
                 _guarded.registry.updateDependencies(
                     handle, recorded: recorder.dependencies, unconditional: mustRunAlways)
             }
-            return !handle.isRemoved
+            return changed && !handle.isRemoved
         }
+    }
+
+    /// Adds the evaluations counted by the turn to the statistics. Must
+    /// hold the lock and the turn.
+    @inlinable
+    internal func _flushEvaluations() {
+        _guarded.stats.evaluations += _turn.evaluations
+        _turn.evaluations = 0
     }
 
     #if FASTSTORE_INTERNAL_CHECKS
@@ -272,6 +315,10 @@ internal struct _ConsumerTurnOwned<State> {
     @usableFromInline var candidates: [Int] = []
     @usableFromInline var plan: [ConsumerHandle<State>] = []
     @usableFromInline var spans: [_DrainChanges] = []
+    /// Evaluations not yet added to the statistics (see `_flushEvaluations`).
+    @usableFromInline var evaluations = 0
+    /// The removal count when the turn last checked (see `_removals`).
+    @usableFromInline var removalsSeen = 0
     @inlinable init() {}
 }
 

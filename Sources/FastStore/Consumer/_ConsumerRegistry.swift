@@ -70,6 +70,13 @@ internal struct _ConsumerRegistry<State> {
         for handle in ordered where !handle.isRemoved { plan.append(handle) }
     }
 
+    /// Every live consumer in registration order, as `ordered` itself when
+    /// no removed consumer awaits compaction (`nil` otherwise): O(1), the
+    /// caller shares the buffer, which a later registration or compaction
+    /// copies on write.
+    @inlinable
+    var allIfCompact: [ConsumerHandle<State>]? { removedInOrdered == 0 ? ordered : nil }
+
     /// Appends the consumers the writes of `spans` affect (per the trigger
     /// rule of ``_ReaderIndex/collect(_:_:into:)``), plus the unconditional
     /// ones, in registration order, each once.
