@@ -12,8 +12,8 @@
 # (installed through apt when missing) and builds fsinstructions in release.
 #
 # --check runs the entries of a thresholds file (default
-# Benchmarks/Thresholds/instructions.json: profile, entities, max) with the
-# faststore strategy and 1,000 dispatches, and exits 1 when any count
+# Benchmarks/Thresholds/instructions.json: profile, entities, max, and a
+# strategy, faststore when absent) with 1,000 dispatches, and exits 1 when any count
 # exceeds its max: a regression gate that machine load cannot move (CI runs
 # it; about two minutes).
 set -euo pipefail
@@ -34,21 +34,22 @@ done
 declare -A limits=()
 if [ -n "$check" ]; then
     [ ${#specs[@]} -eq 0 ] || { echo "instructions.sh: --check takes its profiles from $check" >&2; exit 2; }
-    [ "$strategy" = faststore ] || { echo "instructions.sh: --check measures the faststore strategy only" >&2; exit 2; }
-    while read -r spec max; do
-        specs+=("$spec"); limits[$spec]=$max
+    [ "$strategy" = faststore ] || { echo "instructions.sh: --check takes its strategies from $check" >&2; exit 2; }
+    while read -r key max; do
+        specs+=("$key"); limits[$key]=$max
     done < <(python3 - "$check" <<'PY'
 import json, sys
 path = sys.argv[1]
 try:
     entries = json.load(open(path))["thresholds"]
     for k, e in enumerate(entries):
-        for field, kind in (("profile", str), ("entities", int), ("max", int)):
+        for field, kind in (("profile", str), ("entities", int), ("max", int), ("strategy", str)):
+            if field == "strategy" and field not in e: continue
             if not isinstance(e.get(field), kind) or isinstance(e.get(field), bool):
                 sys.exit(f"instructions.sh: {path}: thresholds[{k}].{field}: expected {kind.__name__}")
         if e["entities"] <= 0 or e["max"] <= 0:
             sys.exit(f"instructions.sh: {path}: thresholds[{k}]: entities and max must be positive")
-        print(f"{e['profile']}:{e['entities']} {e['max']}")
+        print(f"{e['profile']}:{e['entities']}@{e.get('strategy', 'faststore')} {e['max']}")
 except (OSError, ValueError, KeyError, TypeError) as error:
     sys.exit(f"instructions.sh: {path}: {error}")
 PY
@@ -75,15 +76,18 @@ trap 'rm -rf "$work"' EXIT
 bin=$work/fsinstructions
 objcopy --strip-debug Benchmarks/.build/release/fsinstructions "$bin"
 
-count() { # count PROFILE ENTITIES DISPATCHES -> total instructions
-    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$bin" "$1" "$2" "$3" "$strategy" >/dev/null 2>"$work/err" \
+count() { # count PROFILE ENTITIES DISPATCHES STRATEGY -> total instructions
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$bin" "$1" "$2" "$3" "$4" >/dev/null 2>"$work/err" \
         || { cat "$work/err" >&2; exit 1; }
     grep -E '^(summary|totals):' "$work/out" | head -1 | awk '{print $2}'
 }
 
-printf '%-14s %10s %12s %16s%s\n' profile entities strategy "instr/dispatch" "${check:+      max  verdict}"
+printf '%-14s %10s %16s %16s%s\n' profile entities strategy "instr/dispatch" "${check:+      max  verdict}"
 failed=0
-for spec in "${specs[@]}"; do
+for key in "${specs[@]}"; do
+    spec=${key%@*}
+    run_strategy=$strategy
+    [[ "$key" != *@* ]] || run_strategy=${key##*@}
     name=${spec%%:*}
     file=Profiles/$name.json
     [ -f "$file" ] || { echo "instructions.sh: no profile $file" >&2; exit 2; }
@@ -92,15 +96,15 @@ for spec in "${specs[@]}"; do
     else
         entities=${spec#*:}
     fi
-    one=$(count "$file" "$entities" "$D")
-    two=$(count "$file" "$entities" $((2 * D)))
+    one=$(count "$file" "$entities" "$D" "$run_strategy")
+    two=$(count "$file" "$entities" $((2 * D)) "$run_strategy")
     per=$(( (two - one) / D ))
     if [ -n "$check" ]; then
-        max=${limits[$spec]}
+        max=${limits[$key]}
         verdict=ok; [ "$per" -le "$max" ] || { verdict="OVER by $(( (per - max) * 100 / max ))%"; failed=1; }
-        printf '%-14s %10s %12s %16s %8s  %s\n' "$name" "$entities" "$strategy" "$per" "$max" "$verdict"
+        printf '%-14s %10s %16s %16s %8s  %s\n' "$name" "$entities" "$run_strategy" "$per" "$max" "$verdict"
     else
-        printf '%-14s %10s %12s %16s\n' "$name" "$entities" "$strategy" "$per"
+        printf '%-14s %10s %16s %16s\n' "$name" "$entities" "$run_strategy" "$per"
     fi
 done
 if [ "$failed" = 1 ]; then
