@@ -180,8 +180,9 @@ extension IdentifiedList {
     }
 
     /// Moves the element at `source` so that it ends at `destination` (a
-    /// position in the list after the move): a reorder, journaled as a
-    /// structural write. The diff reports a move as a removal (at the old
+    /// position in the list after the move): a reorder, journaled as an
+    /// order change (readers of elements by id are not affected, readers of
+    /// the whole list are). The diff reports a move as a removal (at the old
     /// offset) and an insertion (at the new one), which a table view can
     /// animate as such.
     ///
@@ -201,7 +202,8 @@ extension IdentifiedList {
         _list._makeRootUnique(stamp: stamp)
         _list._insert(entry, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
         _labels._setValue(entry.label, forKey: entry.element.id)
-        _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .content)
+        // NB: every id keeps its element: only the order changed.
+        _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .order)
         _list._checkAfterWrite()
     }
 
@@ -240,15 +242,18 @@ extension IdentifiedList {
         removeAll { _ in true }
     }
 
-    /// Sorts the elements with `areInIncreasingOrder`. Journals a structural
-    /// write; the diff reports a sort as every row removed and inserted.
+    /// Sorts the elements with `areInIncreasingOrder`. Journals an order
+    /// change (readers of elements by id are not affected, readers of the
+    /// whole list are); the diff reports a sort as every row removed and
+    /// inserted.
     ///
     /// - Complexity: O(n log n).
     @inlinable
     public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
         let old = _version
         if try _sort(by: areInIncreasingOrder) {
-            _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .content)
+            // NB: every id keeps its element: only the order changed.
+            _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .order)
         }
     }
 

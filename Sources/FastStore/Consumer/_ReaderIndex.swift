@@ -79,7 +79,7 @@ internal struct _ReaderIndex {
 
     /// Appends to `candidates` the consumers a write of `kind` to `node`
     /// affects, per the trigger rule: `.content` affects every reader of the
-    /// node, `.passThrough` its whole-node readers, `.element(k)` its
+    /// node, `.passThrough` and `.order` its whole-node readers, `.element(k)` its
     /// whole-node readers and the readers of element `k`, `.field(r)` its
     /// whole-node readers, its coarse member readers and the readers of
     /// fields overlapping `r`.
@@ -91,7 +91,7 @@ internal struct _ReaderIndex {
         guard let readers = nodes[node] else { return }
         readers.whole.append(to: &candidates)
         switch kind {
-        case .passThrough:
+        case .passThrough, .order:
             break
         case .content:
             readers.member.append(to: &candidates)

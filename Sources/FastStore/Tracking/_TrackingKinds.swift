@@ -101,6 +101,11 @@ internal enum _WriteKind: Hashable {
     /// Only a child node changed, in place, through journaled writes of its
     /// own: only ``_ReadKind/whole`` readers of this node are affected.
     case passThrough
+    /// Only the order of a collection's elements changed (a sort or a move
+    /// of an ``IdentifiedList``): each key still holds the same element, so
+    /// only ``_ReadKind/whole`` readers of this node are affected (position
+    /// reads of an identified list record `.whole`).
+    case order
     /// One element of a collection changed, or was inserted or removed under
     /// a stable key: readers of the whole node and of that element are
     /// affected.
