@@ -120,6 +120,16 @@ extension _TrackingIdentity {
     /// consumer, not per call: it opens the metatype existential.
     @inlinable
     static func reader<State>(for type: State.Type) -> ((State) -> _TrackingIdentity)? {
+        if type is _BoxedVersionedValue.Type, MemoryLayout<State>.size == MemoryLayout<_VersionedBoxBase>.size {
+            // NB: a `Versioned` root (the usual case) is one box reference;
+            // its identity is read from the box's base, without the generic
+            // call through `VersionedValue` below (about 200 instructions,
+            // a few times per dispatch).
+            return { state in
+                let box = unsafeBitCast(state, to: Unmanaged<_VersionedBoxBase>.self)
+                return box._withUnsafeGuaranteedRef { _TrackingIdentity(node: $0.nodeID, version: $0.version) }
+            }
+        }
         guard let versioned = type as? any VersionedValue.Type else { return nil }
         func make<V: VersionedValue>(_: V.Type) -> (State) -> _TrackingIdentity {
             // NB: `State == V` here; the bit cast spares a dynamic cast per call.

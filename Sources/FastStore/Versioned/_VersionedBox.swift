@@ -5,7 +5,7 @@
 /// writer then copies the box (copy-on-write) and takes a fresh stamp, so a
 /// box's `(nodeID, version)` always names exactly one value.
 @usableFromInline
-internal final class _VersionedBox<Value>: @unchecked Sendable {
+internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendable {
     // NB: `@unchecked Sendable` is sound because a box is only mutated while
     // uniquely referenced (see `Versioned._makeUnique()`); `Versioned` itself
     // is `Sendable` only when `Value` is.
@@ -14,14 +14,11 @@ internal final class _VersionedBox<Value>: @unchecked Sendable {
     // Swift adds to class properties would guard nothing, at a cost on every
     // write.
     @exclusivity(unchecked) @usableFromInline var value: Value
-    @usableFromInline let nodeID: NodeID
-    @exclusivity(unchecked) @usableFromInline var version: VersionStamp
 
     @inlinable
     init(value: Value, nodeID: NodeID, version: VersionStamp) {
         self.value = value
-        self.nodeID = nodeID
-        self.version = version
+        super.init(nodeID: nodeID, version: version)
     }
 
     /// A copy of this box for a writer: same value, identity and stamp (the
@@ -31,3 +28,27 @@ internal final class _VersionedBox<Value>: @unchecked Sendable {
         _VersionedBox(value: value, nodeID: nodeID, version: version)
     }
 }
+
+/// The part of every ``Versioned`` node's box that does not depend on its
+/// value: its identity and stamp, at the same place in every box, so the
+/// root identity of any `Versioned` state is read without generics (see
+/// `_TrackingIdentity.reader(for:)`).
+@usableFromInline
+internal class _VersionedBoxBase: @unchecked Sendable {
+    // NB: `@unchecked Sendable`: see `_VersionedBox`.
+    @usableFromInline final let nodeID: NodeID
+    @exclusivity(unchecked) @usableFromInline final var version: VersionStamp
+
+    @inlinable
+    init(nodeID: NodeID, version: VersionStamp) {
+        self.nodeID = nodeID
+        self.version = version
+    }
+}
+
+/// Marks ``Versioned``: a struct whose only stored property is its box, so
+/// that its bits are a `_VersionedBoxBase` reference.
+@usableFromInline
+internal protocol _BoxedVersionedValue {}
+
+extension Versioned: _BoxedVersionedValue {}
