@@ -87,6 +87,18 @@ let package = Package(
             path: "Benchmarks/CollectionBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The same subscriber workload through the ReSwift-compatible facade
+        // and through FastStore's API, on plain and versioned state.
+        .executableTarget(
+            name: "FacadeBenchmarks",
+            dependencies: [
+                .product(name: "FastStore", package: "FastStore"),
+                .product(name: "FastStoreReSwift", package: "FastStore"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FacadeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
