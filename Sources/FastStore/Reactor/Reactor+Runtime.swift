@@ -7,6 +7,7 @@ extension Reactor {
         }
         let engine = _ReactorEngine(reactor: self)
         runtime._engine = engine
+        engine.start()
         return engine
     }
 

@@ -47,6 +47,12 @@ final class _ReactorEngine<R: Reactor> {
         self.reactor = reactor
         currentState = reactor.initialState
         reducedState = currentState
+    }
+
+    /// Passes the pipes through the reactor's transform hooks. Called once
+    /// the engine is the reactor's, so a hook may use the reactor.
+    func start() {
+        guard let reactor else { return }
         actionPipe = _pipe(reactor.transform(action:)) { engine, action in engine._enqueue(.action(action)) }
         mutationPipe = _pipe(reactor.transform(mutation:)) { engine, mutation in engine._enqueue(.mutation(mutation)) }
         statePipe = _pipe(reactor.transform(state:)) { engine, state in engine._enqueue(.state(state)) }
