@@ -207,6 +207,8 @@ private struct _PageBinding {
 /// the page store's `objectWillChange`.
 extension PageStore: ObservableObject {
     /// The page store's change publisher.
+    ///
+    /// - Complexity: O(1).
     public var objectWillChange: ObservableObjectPublisher { store.objectWillChange }
 }
 #endif

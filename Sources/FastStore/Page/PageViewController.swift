@@ -29,12 +29,16 @@ open class PageViewController<State, Action>: UIViewController {
     }
 
     /// Not supported: a page store needs an initial state and a reducer.
+    ///
+    /// - Complexity: O(1).
     @available(*, unavailable, message: "PageViewController is created with a PageStore")
     public required init?(coder: NSCoder) {
         preconditionFailure("FastStore: PageViewController cannot be decoded; create it with init(page:)")
     }
 
     /// Calls ``bind(page:)`` once the view is loaded.
+    ///
+    /// - Complexity: what ``bind(page:)`` adds.
     open override func viewDidLoad() {
         super.viewDidLoad()
         bind(page: page)

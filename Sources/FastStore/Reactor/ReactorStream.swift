@@ -98,6 +98,8 @@ public struct ReactorStream<Element: Sendable>: AsyncSequence, Sendable {
     public static func of(_ elements: Element...) -> ReactorStream { ReactorStream(_source: .elements(elements)) }
 
     /// A stream with no elements.
+    ///
+    /// - Complexity: O(1).
     public static var empty: ReactorStream { ReactorStream(_source: .elements([])) }
 
     /// The elements of `streams` as they come, from all of them at once: how
@@ -196,7 +198,9 @@ public struct ReactorStream<Element: Sendable>: AsyncSequence, Sendable {
         }
     }
 
-    /// Starts an iteration.
+    /// Starts an iteration (a new run of a cold stream).
+    ///
+    /// - Complexity: O(1); a cold stream starts its task.
     public func makeAsyncIterator() -> Iterator {
         switch _source {
         case .elements(let elements): Iterator(_state: .elements(elements, 0))
@@ -218,6 +222,9 @@ public struct ReactorStream<Element: Sendable>: AsyncSequence, Sendable {
         var _state: _State
 
         /// The next element, or `nil` when the stream ended.
+        ///
+        /// - Complexity: O(1) for elements known now; else waits for the
+        ///   stream.
         public mutating func next() async -> Element? {
             switch _state {
             case .elements(let elements, let index):

@@ -76,6 +76,23 @@ private final class ChainedGreetingReactor: Reactor {
     func transform(state: ReactorStream<State>) -> ReactorStream<State> { base.transform(state: state) }
 }
 
+/// A hook that uses its reactor while the runtime starts.
+private final class SelfReadingReactor: Reactor {
+    typealias Action = Int
+    struct State: Sendable { var value = 0 }
+
+    let initialState = State()
+    let runtime = ReactorRuntime()
+    var seenAtStart: Int?
+
+    func reduce(state: State, mutation: Int) -> State { State(value: state.value + mutation) }
+
+    func transform(state: ReactorStream<State>) -> ReactorStream<State> {
+        seenAtStart = currentState.value
+        return state
+    }
+}
+
 @MainActor
 @Suite struct ReactorTransformTests {
     /// Waits until the reactor's current state satisfies `condition`.
@@ -107,5 +124,13 @@ private final class ChainedGreetingReactor: Reactor {
         reactor.send(.ignored)
         await reactor.flush()
         #expect(reactor.currentState.greeting == "C!")
+    }
+
+    @Test func aHookMayUseItsReactorWhileTheRuntimeStarts() {
+        let reactor = SelfReadingReactor()
+        reactor.send(2)
+        reactor.send(3)
+        #expect(reactor.seenAtStart == 0)
+        #expect(reactor.currentState.value == 5)
     }
 }
