@@ -29,6 +29,8 @@ public struct ReactorStream<Element: Sendable>: AsyncSequence, Sendable {
         case elements([Element])
         /// A new asynchronous run per iteration.
         case make(@Sendable () -> AsyncStream<Element>)
+        /// A hot stream, iterated once (a reactor's states and pulses).
+        case hot(AsyncStream<Element>)
         /// A reactor's own pipe (see `_ReactorChannel`): its identity tells
         /// a reactor that a transform hook returned its input unchanged.
         case channel(_ReactorChannel<Element>)
@@ -205,6 +207,7 @@ public struct ReactorStream<Element: Sendable>: AsyncSequence, Sendable {
         switch _source {
         case .elements(let elements): Iterator(_state: .elements(elements, 0))
         case .make(let make): Iterator(_state: .stream(make().makeAsyncIterator()))
+        case .hot(let stream): Iterator(_state: .stream(stream.makeAsyncIterator()))
         case .channel(let channel): Iterator(_state: .channel(channel))
         case .chained(let makePull): Iterator(_state: .chained(makePull()))
         }

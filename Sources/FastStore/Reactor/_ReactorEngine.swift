@@ -197,7 +197,7 @@ final class _ReactorEngine<R: Reactor> {
             subscription.cancel()
             lifetime?.remove(id)
         }
-        return ReactorStream(stream)
+        return ReactorStream(_source: .hot(stream))
     }
 
     // MARK: Flush
