@@ -77,6 +77,17 @@ let package = Package(
             path: "Benchmarks/ConsumerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Scoped stores: 10 vs 1,000 live scopes over a 100,000-row list,
+        // beside TCA-style re-derivation of every live scope.
+        .executableTarget(
+            name: "ScopeBenchmarks",
+            dependencies: [
+                .product(name: "FastStore", package: "FastStore"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ScopeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "CollectionBenchmarks",
             dependencies: [
