@@ -145,9 +145,15 @@ private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoActi
         #expect(seen.filters == ["all", "done"])
         #expect(seen.values.last == true, "101 toggles end on true")
         // Coalesced or not, the merged changes chain from the last consumed
-        // state: only the first consume (the current state) ran everything.
-        #expect(consumer._statistics.fullConsumes == 1)
-        #expect(consumer._statistics.journaledConsumes >= 1)
+        // state, so the consumes after the first take the journaled path.
+        // NB: not "exactly one full consume": the change log is shared by
+        // every store of the process (the last 128 drains), and tests
+        // running in parallel (the scope concurrency tests dispatch
+        // thousands of actions) can evict drains this consumer has not
+        // reached yet; it then compares, correctly, once more.
+        let statistics = consumer._statistics
+        #expect(statistics.journaledConsumes >= 1)
+        #expect(statistics.fullConsumes >= 1 && statistics.fullConsumes <= 1 + statistics.journaledConsumes)
         subscription.cancel()
     }
 }
