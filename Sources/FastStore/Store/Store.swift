@@ -133,6 +133,18 @@ public final class Store<State, Action>: @unchecked Sendable {
         if !_readSincePublish.load(ordering: .sequentiallyConsistent) {
             _readSincePublish.store(true, ordering: .sequentiallyConsistent)
         }
+        if _rootVersion != nil {
+            // Versioned state: what this thread reads from it next registers
+            // per-node Observation accesses (see `_ObservationHub`).
+            let context = _TrackingContext.current
+            if !context.observesReads && context.drainingStore == nil { context.observesReads = true }
+        }
+        return _publishedState
+    }
+
+    /// The published state, read without registering anything.
+    @usableFromInline
+    var _publishedState: State {
         _lock.lock()
         defer { _lock.unlock() }
         return _guarded.pointee.state
@@ -233,8 +245,15 @@ public final class Store<State, Action>: @unchecked Sendable {
     func _drain(first: Action?) {
         let context = _TrackingContext.current
         let outerStore = context.drainingStore
+        let outerObserves = context.observesReads
         context.drainingStore = ObjectIdentifier(self)
-        defer { context.drainingStore = outerStore }
+        // NB: reducers, middleware and subscribers do not register
+        // Observation accesses, whatever the thread read before.
+        context.observesReads = false
+        defer {
+            context.drainingStore = outerStore
+            context.observesReads = outerObserves
+        }
 
         var first = first
         // NB: only the draining thread writes `_guarded.pointee.state`, so it
@@ -257,11 +276,13 @@ public final class Store<State, Action>: @unchecked Sendable {
             }
             first = nil
             _owned.pointee.batch.removeAll(keepingCapacity: true)
+            var changes: _DrainChanges? = nil
             if let oldRoot {
                 // Consumers find the drain's writes by the root stamp it
                 // produced, whichever way the state reaches them.
-                _ChangeLog.shared.publish(
-                    _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working)))
+                let drained = _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working))
+                _ChangeLog.shared.publish(drained)
+                changes = drained
             }
 
             // Publish it, notify, then take the next batch or finish.
@@ -276,9 +297,16 @@ public final class Store<State, Action>: @unchecked Sendable {
                 finished = _takeNextBatchOrFinish()
             }
             _lock.unlock()
-            if _readSincePublish.exchange(false, ordering: .sequentiallyConsistent) {
-                _registrar.willSet(self, keyPath: _stateKeyPath)
-                _registrar.didSet(self, keyPath: _stateKeyPath)
+            if let changes {
+                // Versioned state: the observers of what the drain wrote,
+                // and the whole state's only when the writes do not account
+                // for the step (the root was replaced).
+                _ObservationHub.shared.publish(changes.writes)
+                if !changes.isChained {
+                    _notifyWholeStateObservers()
+                }
+            } else {
+                _notifyWholeStateObservers()
             }
             if !subscribers.isEmpty {
                 _notify(subscribers, _owned.pointee.working)
@@ -290,6 +318,15 @@ public final class Store<State, Action>: @unchecked Sendable {
                 for waiter in waiters { waiter.resume() }
                 return
             }
+        }
+    }
+
+    /// Tells the observers of the whole `state` (see `state` for the order).
+    @inlinable
+    func _notifyWholeStateObservers() {
+        if _readSincePublish.exchange(false, ordering: .sequentiallyConsistent) {
+            _registrar.willSet(self, keyPath: _stateKeyPath)
+            _registrar.didSet(self, keyPath: _stateKeyPath)
         }
     }
 
