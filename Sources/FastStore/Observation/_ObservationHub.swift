@@ -1,4 +1,10 @@
 import Atomics
+#if canImport(Dispatch)
+import Dispatch
+#endif
+#if canImport(Darwin)
+import Darwin
+#endif
 import Observation
 
 // Fine-grained Observation of versioned state.
@@ -44,6 +50,11 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     struct _Entry {
         let dependency: _Dependency
         weak var keyPath: KeyPath<_ObservationHub, Int>?
+        /// The store state its latest read came from (its ``_Publication``
+        /// and generation), and whether that read ran on the main thread.
+        var publication: ObjectIdentifier?
+        var generation: UInt64 = 0
+        var onMain = false
     }
 
     init() {}
@@ -60,12 +71,17 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     ///   read of a dependency since its last registration died, a token and
     ///   a key path (two allocations).
     @usableFromInline
-    func access(_ node: NodeID, _ kind: _ReadKind) {
+    func access(_ node: NodeID, _ kind: _ReadKind, _ context: _TrackingContext) {
         let dependency = _Dependency(node: node, kind: kind)
+        let publication = context.observedPublication.map(ObjectIdentifier.init)
+        let onMain = _isMainThread
         lock.lock()
         let keyPath: KeyPath<_ObservationHub, Int>
         if let id = byDependency[dependency], let live = entries[id]?.keyPath {
             keyPath = live
+            entries[id]!.publication = publication
+            entries[id]!.generation = context.observedGeneration
+            entries[id]!.onMain = onMain
         } else {
             nextID += 1
             let id = nextID
@@ -79,7 +95,9 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
                 liveCount.wrappingIncrement(ordering: .relaxed)
             }
             byDependency[dependency] = id
-            entries[id] = _Entry(dependency: dependency, keyPath: made)
+            entries[id] = _Entry(
+                dependency: dependency, keyPath: made,
+                publication: publication, generation: context.observedGeneration, onMain: onMain)
             index.insert(dependency, reader: id)
             keyPath = made
         }
@@ -87,6 +105,73 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         // NB: outside the lock: the registrar takes its own, and releasing
         // the last reference to a key path ends a token, which takes ours.
         registrar.access(self, keyPath: keyPath)
+        // NB: after the registration. A publish that wrote after this
+        // thread's `state` read and collected its observers before this
+        // registration has stepped the generation first: it is seen here.
+        if let observed = context.observedPublication,
+           observed.generation.load(ordering: .sequentiallyConsistent) != context.observedGeneration {
+            context.observedPublication = nil
+            let key = _SnapshotKey(publication: ObjectIdentifier(observed), generation: context.observedGeneration)
+            _renotify([\_ObservationHub[_snapshot: key]], onMain: onMain)
+        }
+    }
+
+    // MARK: Late reads
+
+    /// The key path every tracked read of a store's state at one
+    /// generation registers: what a late read's re-notification fires.
+    subscript(_snapshot key: _SnapshotKey) -> Int { 0 }
+
+    /// The number of re-notifications scheduled and not yet delivered.
+    let pendingRenotifications = ManagedAtomic<Int>(0)
+
+    /// Tells Observation again, asynchronously, about `keyPaths`.
+    ///
+    /// Two reads need it. A *late* read: a publish came after the thread's
+    /// `state` read, and the thread registered reads of the older state it
+    /// got after the publish looked for observers, so the publish could not
+    /// tell it (`keyPaths` is then the key every tracked read of that state
+    /// registered). An *in-flight* read: a publish affected a registration
+    /// made from the state just before it that is still held after the
+    /// notification: held by a tracking that had not installed its
+    /// observers yet (Observation installs them only when the tracked
+    /// closure returns), as a told tracking lets its key paths go.
+    ///
+    /// NB: asynchronously, so that the tracking is installed by then: on the
+    /// main queue when the read ran on the main thread (SwiftUI installs
+    /// its tracking in the same turn of the main queue), else on a global
+    /// queue a millisecond later (best effort). A tracking told twice is
+    /// invalidated once more than it needed, at worst.
+    func _renotify(_ keyPaths: [KeyPath<_ObservationHub, Int>], onMain: Bool) {
+        guard !keyPaths.isEmpty else { return }
+        pendingRenotifications.wrappingIncrement(ordering: .relaxed)
+        let box = _UncheckedSendable((self, keyPaths))
+        let notify: @Sendable () -> Void = {
+            let (hub, keyPaths) = box.value
+            for keyPath in keyPaths { hub.registrar.willSet(hub, keyPath: keyPath) }
+            for keyPath in keyPaths { hub.registrar.didSet(hub, keyPath: keyPath) }
+            hub.pendingRenotifications.wrappingDecrement(ordering: .releasing)
+        }
+        #if canImport(Dispatch)
+        if onMain {
+            DispatchQueue.main.async(execute: notify)
+        } else {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1), execute: notify)
+        }
+        #else
+        notify()
+        #endif
+    }
+
+    /// Whether the calling thread is the main thread (always `false` where
+    /// that cannot be told cheaply: the re-notification then takes the
+    /// global queue).
+    var _isMainThread: Bool {
+        #if canImport(Darwin)
+        pthread_main_np() != 0
+        #else
+        false
+        #endif
     }
 
     /// Called by a token whose key path Observation released: nobody
@@ -104,9 +189,12 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
 
     // MARK: Publishes
 
-    /// Tells Observation about a drain's writes: calls `willSet` and
-    /// `didSet` for every live registration a write affects (the consumers'
-    /// trigger rule), once each.
+    /// Tells Observation about a drain's writes, which `publication`'s store
+    /// published as `generation`: calls `willSet` and `didSet` for every
+    /// live registration a write affects (the consumers' trigger rule),
+    /// once each; and again, asynchronously, for those whose latest read
+    /// came from the state just before and that some tracking still holds
+    /// after being told (see ``_renotify(_:onMain:)``).
     ///
     /// Called after the new state is published, like the store's own
     /// notification, so an `onChange` that reads the store sees it.
@@ -114,10 +202,12 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// - Complexity: O(1) with no live registration; else O(writes +
     ///   affected registrations).
     @usableFromInline
-    func publish(_ writes: [(node: NodeID, kind: _WriteKind)]) {
+    func publish(_ writes: [(node: NodeID, kind: _WriteKind)], from publication: _Publication, generation: UInt64) {
         guard liveCount.load(ordering: .relaxed) > 0, !writes.isEmpty else { return }
         var ids: [Int] = []
         var affected: [KeyPath<_ObservationHub, Int>] = []
+        var recent: [Int] = []
+        let store = ObjectIdentifier(publication)
         lock.lock()
         for write in writes { index.collect(write.node, write.kind, into: &ids) }
         if !ids.isEmpty {
@@ -125,18 +215,53 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
             var last = -1
             for id in ids where id != last {
                 last = id
-                if let keyPath = entries[id]?.keyPath { affected.append(keyPath) }
+                guard let entry = entries[id], let keyPath = entry.keyPath else { continue }
+                affected.append(keyPath)
+                if entry.publication == store && entry.generation &+ 1 == generation { recent.append(id) }
             }
         }
         lock.unlock()
         for keyPath in affected { registrar.willSet(self, keyPath: keyPath) }
         for keyPath in affected { registrar.didSet(self, keyPath: keyPath) }
+        affected = []
+        guard !recent.isEmpty else { return }
+        // A registration read from the state just before this one that is
+        // still held after the notification is held by a tracking that was
+        // not told: one whose observers were not installed yet.
+        var inFlight: [KeyPath<_ObservationHub, Int>] = []
+        var inFlightOnMain: [KeyPath<_ObservationHub, Int>] = []
+        lock.lock()
+        for id in recent {
+            guard let entry = entries[id], let keyPath = entry.keyPath else { continue }
+            if entry.onMain { inFlightOnMain.append(keyPath) } else { inFlight.append(keyPath) }
+        }
+        lock.unlock()
+        _renotify(inFlight, onMain: false)
+        _renotify(inFlightOnMain, onMain: true)
     }
 
     /// The number of live registrations on `nodes` (tests).
     func _liveRegistrations(on nodes: Set<NodeID>) -> Int {
         lock.withLock { entries.values.count { nodes.contains($0.dependency.node) } }
     }
+}
+
+/// A store's published state at one generation, as the key of the
+/// trackings that read it (``_ObservationHub/_renotify(_:generation:)``).
+struct _SnapshotKey: Hashable, Sendable {
+    /// The store's ``_Publication``.
+    let publication: ObjectIdentifier
+    let generation: UInt64
+}
+
+/// The generation of a store's published state, which every publish of a
+/// versioned state steps (under the store's lock): what a thread's observed
+/// reads are checked against.
+@usableFromInline
+internal final class _Publication: @unchecked Sendable {
+    // NB: `@unchecked Sendable`: an atomic and a constant.
+    @usableFromInline let generation = ManagedAtomic<UInt64>(0)
+    @usableFromInline init() {}
 }
 
 /// The argument of a registration's key path. Observation keeps the key
@@ -166,5 +291,11 @@ public enum _ObservationStatistics {
     /// Observation tracking or registrar still holds.
     public static func liveRegistrations(on nodes: Set<NodeID>) -> Int {
         _ObservationHub.shared._liveRegistrations(on: nodes)
+    }
+
+    /// The number of asynchronous re-notifications of late reads not yet
+    /// delivered.
+    public static var pendingRenotifications: Int {
+        _ObservationHub.shared.pendingRenotifications.load(ordering: .acquiring)
     }
 }

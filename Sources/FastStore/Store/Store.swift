@@ -72,6 +72,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     @usableFromInline let _reducer: Reducer<State, Action>
     @usableFromInline let _middleware: [Middleware<State, Action>]
     @usableFromInline let _rootVersion: ((State) -> _RootVersion)?
+    /// The generation of the published state, stepped by every publish,
+    /// when the state is versioned (per-node Observation).
+    @usableFromInline let _publication: _Publication?
     @usableFromInline let _registrar = ObservationRegistrar()
     /// `\.state`, instantiated once: a key path into a generic class is
     /// otherwise built at run time on every use (two mallocs, microseconds).
@@ -105,6 +108,7 @@ public final class Store<State, Action>: @unchecked Sendable {
         _reducer = reducer
         _middleware = middleware
         _rootVersion = _RootVersion.reader(for: State.self)
+        _publication = _rootVersion != nil ? _Publication() : nil
         _stateKeyPath = \Store<State, Action>.state
     }
 
@@ -133,13 +137,23 @@ public final class Store<State, Action>: @unchecked Sendable {
         if !_readSincePublish.load(ordering: .sequentiallyConsistent) {
             _readSincePublish.store(true, ordering: .sequentiallyConsistent)
         }
-        if _rootVersion != nil {
-            // Versioned state: what this thread reads from it next registers
-            // per-node Observation accesses (see `_ObservationHub`).
-            let context = _TrackingContext.current
-            if !context.observesReads && context.drainingStore == nil { context.observesReads = true }
+        guard let publication = _publication else { return _publishedState }
+        // Versioned state: what this thread reads from it next registers
+        // per-node Observation accesses (see `_ObservationHub`), checked
+        // against the generation read here.
+        _lock.lock()
+        let state = _guarded.pointee.state
+        let generation = publication.generation.load(ordering: .relaxed)
+        _lock.unlock()
+        let context = _TrackingContext.current
+        if context.drainingStore == nil {
+            let hub = _ObservationHub.shared
+            hub.registrar.access(hub, keyPath: \_ObservationHub[_snapshot: _SnapshotKey(publication: ObjectIdentifier(publication), generation: generation)])
+            context.observesReads = true
+            context.observedPublication = publication
+            context.observedGeneration = generation
         }
-        return _publishedState
+        return state
     }
 
     /// The published state, read without registering anything.
@@ -292,6 +306,12 @@ public final class Store<State, Action>: @unchecked Sendable {
             var finished: [CheckedContinuation<Void, Never>]? = nil
             _lock.lock()
             _guarded.pointee.state = _owned.pointee.working
+            var generation: UInt64 = 0
+            if let publication = _publication {
+                // NB: under the lock, with the state: a reader gets a state
+                // and its generation together.
+                generation = publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
+            }
             let subscribers = _guarded.pointee.subscribers
             if subscribers.isEmpty {
                 finished = _takeNextBatchOrFinish()
@@ -301,7 +321,7 @@ public final class Store<State, Action>: @unchecked Sendable {
                 // Versioned state: the observers of what the drain wrote,
                 // and the whole state's only when the writes do not account
                 // for the step (the root was replaced).
-                _ObservationHub.shared.publish(changes.writes)
+                _ObservationHub.shared.publish(changes.writes, from: _publication!, generation: generation)
                 if !changes.isChained {
                     _notifyWholeStateObservers()
                 }

@@ -27,7 +27,7 @@ internal enum _Tracking {
             if let recorder = context.recorder {
                 recorder.dependencies.append(_Dependency(node: node, kind: kind()))
             } else if context.observesReads {
-                _ObservationHub.shared.access(node, kind())
+                _ObservationHub.shared.access(node, kind(), context)
             }
         }
     }

@@ -33,6 +33,11 @@ internal final class _TrackingContext {
     /// `state`, cleared while a store drains on it. Selectors (a recorder
     /// installed) never register.
     @exclusivity(unchecked) @usableFromInline var observesReads = false
+    /// The store whose `state` this thread read last, and the generation
+    /// of the state it got: an observed read checks that no publish came
+    /// between (see `_ObservationHub.access`).
+    @exclusivity(unchecked) var observedPublication: _Publication?
+    @exclusivity(unchecked) var observedGeneration: UInt64 = 0
 
     @usableFromInline init() {}
 

@@ -70,6 +70,16 @@ func makeObservedStore(rows: Int = 1_000, cards: Int = 0) -> Store<ObservedApp, 
     return Store(state: ObservedApp(ObservedAppState(rows: rows, cards: cards)), reducer: observedReducer)
 }
 
+/// Waits (bounded) until the asynchronous re-notifications of late and
+/// in-flight reads are delivered.
+func waitForRenotifications() {
+    var spins = 0
+    while _ObservationStatistics.pendingRenotifications > 0 && spins < 1_000_000 {
+        sched_yield()
+        spins += 1
+    }
+}
+
 /// A set of tracked reads, each one `withObservationTracking` call (what
 /// SwiftUI makes of one view's `body`), re-tracked when it fires.
 final class Trackers: @unchecked Sendable {
@@ -116,6 +126,13 @@ final class Trackers: @unchecked Sendable {
             store.dispatch(.rename(id, "renamed \(step)"))
             #expect(trackers.takeFired() == [id], "step \(step)")
         }
+        // The same row twice in a row: told once per change, not again
+        // later (a told tracking lets its registrations go).
+        for step in 0..<20 {
+            store.dispatch(.rename(7, "again \(step)"))
+            #expect(trackers.takeFired() == [7], "again \(step)")
+        }
+        waitForRenotifications()
         store.dispatch(.increment)
         store.dispatch(.setTheme("dark"))
         #expect(trackers.takeFired() == [])
@@ -298,5 +315,43 @@ final class Trackers: @unchecked Sendable {
         }
         // Not a failure: fine-grained means few of these.
         print("per-node observation, seed \(seed): \(overNotified) notifications of unchanged reads in 400 steps × \(reads.count) reads")
+    }
+}
+
+/// The read/publish race under per-node observation: a tracked read of one
+/// row racing a publish that renames it from another thread. A read that
+/// got the old title must be told, except in Observation's own window (its
+/// observers are installed when the tracked closure returns), which the
+/// whole-state race test bounds the same way.
+@Suite struct FineGrainedObservationRaceTests {
+    @Test func aTrackedRowReadIsNeverLeftWithAStaleTitle() {
+        let store = makeObservedStore(rows: 8)
+        var stale = 0
+        let sanitized = StoreObservationRaceTests.runsUnderThreadSanitizer
+        let rounds = sanitized ? 2_000 : 100_000
+        for round in 0 ..< rounds {
+            let fired = Locked(false)
+            let seen = Locked("")
+            let title = "title \(round)"
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                if worker == 0 {
+                    store.dispatch(.rename(0, title))
+                } else {
+                    withObservationTracking {
+                        let value = store.state.rows[id: 0]?.title ?? ""
+                        seen.withValue { $0 = value }
+                    } onChange: {
+                        fired.withValue { $0 = true }
+                    }
+                }
+            }
+            store.waitUntilIdle()
+            waitForRenotifications()
+            if seen.withValue({ $0 }) != title && !fired.withValue({ $0 }) { stale += 1 }
+        }
+        if !sanitized {
+            print("per-node observation race: \(stale) of \(rounds) tracked row reads kept an old title untold")
+            #expect(stale <= 10, "\(stale) of \(rounds) tracked row reads kept an old title with no change notification")
+        }
     }
 }
