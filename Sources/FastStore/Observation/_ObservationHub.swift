@@ -261,7 +261,20 @@ struct _SnapshotKey: Hashable, Sendable {
 internal final class _Publication: @unchecked Sendable {
     // NB: `@unchecked Sendable`: an atomic and a constant.
     @usableFromInline let generation = ManagedAtomic<UInt64>(0)
+    /// The snapshot key path of the latest generation read, made once per
+    /// generation (a key path with an argument costs a run-time
+    /// instantiation). Guarded by the store's lock.
+    var snapshotKeyPath: (generation: UInt64, keyPath: KeyPath<_ObservationHub, Int>)?
     @usableFromInline init() {}
+
+    /// The key path every tracked read of the state at `generation`
+    /// registers. Must hold the store's lock.
+    func snapshotKeyPath(_ generation: UInt64) -> KeyPath<_ObservationHub, Int> {
+        if let cached = snapshotKeyPath, cached.generation == generation { return cached.keyPath }
+        let keyPath = \_ObservationHub[_snapshot: _SnapshotKey(publication: ObjectIdentifier(self), generation: generation)]
+        snapshotKeyPath = (generation, keyPath)
+        return keyPath
+    }
 }
 
 /// The argument of a registration's key path. Observation keeps the key

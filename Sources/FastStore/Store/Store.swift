@@ -144,11 +144,12 @@ public final class Store<State, Action>: @unchecked Sendable {
         _lock.lock()
         let state = _guarded.pointee.state
         let generation = publication.generation.load(ordering: .relaxed)
+        let snapshotKeyPath = publication.snapshotKeyPath(generation)
         _lock.unlock()
         let context = _TrackingContext.current
         if context.drainingStore == nil {
             let hub = _ObservationHub.shared
-            hub.registrar.access(hub, keyPath: \_ObservationHub[_snapshot: _SnapshotKey(publication: ObjectIdentifier(publication), generation: generation)])
+            hub.registrar.access(hub, keyPath: snapshotKeyPath)
             context.observesReads = true
             context.observedPublication = publication
             context.observedGeneration = generation
