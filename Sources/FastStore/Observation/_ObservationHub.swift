@@ -20,8 +20,8 @@ import Observation
 // Observation cannot say whether a tracking is active on the thread, so the
 // hub registers every versioned read made on a thread that read a versioned
 // store's `state` (the thread's "observed reads" flag), outside selectors
-// and drains. A registration outside any tracking is dropped at once: see
-// `_ObservationToken`.
+// and drains. Whether anyone observes a registration is read off its key
+// path's reference count: see `_Entry`.
 
 /// The Observation subject of every observed versioned read: one registrar
 /// for all stores (node identities are process-wide, so a node's observers
@@ -35,21 +35,36 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
 
     let registrar = ObservationRegistrar()
     let lock = _Lock()
-    /// The live registrations, as readers of their dependency.
+    /// The registrations, as readers of their dependency.
     var index = _ReaderIndex()
-    /// The live registrations by id.
+    /// The registrations by id.
     var entries: [Int: _Entry] = [:]
-    /// The live registration of each dependency, by id.
+    /// The registration of each dependency, by id.
     var byDependency: [_Dependency: Int] = [:]
     var nextID = 0
-    /// The number of live registrations: a publish with none skips the lock.
-    let liveCount = ManagedAtomic<Int>(0)
+    /// The number of registrations: a publish with none skips the lock.
+    let registrationCount = ManagedAtomic<Int>(0)
+    /// The number of registrations past which the next registration first
+    /// drops the dormant ones (see `_Entry`).
+    var sweepThreshold = 1_024
 
-    /// One live registration: the key path Observation holds, weakly (see
-    /// `_ObservationToken` for why weakly).
+    /// One registration: a dependency and its key path,
+    /// `\_ObservationHub[_read: id]`.
+    ///
+    /// The hub holds the key path; Observation holds it too for as long as
+    /// a tracking holds the access or its registrar observes it, and lets it
+    /// go when the tracking fires or is cancelled. So a key path the hub
+    /// holds alone (`isKnownUniquelyReferenced`, checked under the lock,
+    /// through which alone anyone else can get it) is *dormant*: nobody
+    /// observes it, a publish skips it, and it is kept only so that the next
+    /// read of its dependency reuses it (a key path with an argument costs
+    /// a run-time instantiation). Dormant registrations are dropped in bulk
+    /// when the registrations double (reads outside any tracking, which the
+    /// hub cannot tell from tracked ones, leave only dormant ones), so
+    /// memory stays within twice what Observation holds plus a constant.
     struct _Entry {
         let dependency: _Dependency
-        weak var keyPath: KeyPath<_ObservationHub, Int>?
+        var keyPath: KeyPath<_ObservationHub, Int>
         /// The store state its latest read came from (its ``_Publication``
         /// and generation), and whether that read ran on the main thread.
         var publication: ObjectIdentifier?
@@ -60,16 +75,16 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     init() {}
 
     /// The member an observed read stands for. Never read for its value:
-    /// only its key path, `\_ObservationHub[_read: token]`, matters.
-    subscript(_read token: _ObservationToken) -> Int { token.id }
+    /// only its key path, `\_ObservationHub[_read: id]`, matters.
+    subscript(_read id: Int) -> Int { id }
 
     // MARK: Reads
 
     /// Registers an Observation access for a read of `kind` on `node`.
     ///
-    /// - Complexity: O(1): a lock, a dictionary lookup, and for the first
-    ///   read of a dependency since its last registration died, a token and
-    ///   a key path (two allocations).
+    /// - Complexity: O(1) amortized: a lock and a dictionary lookup; for the
+    ///   first read of a dependency since its registration was dropped, a
+    ///   key path (one allocation).
     @usableFromInline
     func access(_ node: NodeID, _ kind: _ReadKind, _ context: _TrackingContext) {
         let dependency = _Dependency(node: node, kind: kind)
@@ -77,33 +92,25 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         let onMain = _isMainThread
         lock.lock()
         let keyPath: KeyPath<_ObservationHub, Int>
-        if let id = byDependency[dependency], let live = entries[id]?.keyPath {
-            keyPath = live
+        if let id = byDependency[dependency] {
             entries[id]!.publication = publication
             entries[id]!.generation = context.observedGeneration
             entries[id]!.onMain = onMain
+            keyPath = entries[id]!.keyPath
         } else {
+            if entries.count >= sweepThreshold { _dropDormant() }
             nextID += 1
             let id = nextID
-            let made = \_ObservationHub[_read: _ObservationToken(id: id)]
-            if let stale = byDependency[dependency] {
-                // The old registration's key path died; its token has not
-                // unregistered yet (it will find itself replaced).
-                entries[stale] = nil
-                index.remove(dependency, reader: stale)
-            } else {
-                liveCount.wrappingIncrement(ordering: .relaxed)
-            }
+            keyPath = \_ObservationHub[_read: id]
             byDependency[dependency] = id
             entries[id] = _Entry(
-                dependency: dependency, keyPath: made,
+                dependency: dependency, keyPath: keyPath,
                 publication: publication, generation: context.observedGeneration, onMain: onMain)
             index.insert(dependency, reader: id)
-            keyPath = made
+            registrationCount.wrappingIncrement(ordering: .relaxed)
         }
         lock.unlock()
-        // NB: outside the lock: the registrar takes its own, and releasing
-        // the last reference to a key path ends a token, which takes ours.
+        // NB: outside the lock: the registrar takes its own.
         registrar.access(self, keyPath: keyPath)
         // NB: after the registration. A publish that wrote after this
         // thread's `state` read and collected its observers before this
@@ -114,6 +121,20 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
             let key = _SnapshotKey(publication: ObjectIdentifier(observed), generation: context.observedGeneration)
             _renotify([\_ObservationHub[_snapshot: key]], onMain: onMain)
         }
+    }
+
+    /// Drops the registrations nobody observes, and sets the next sweep at
+    /// twice the registrations kept. Must hold the lock.
+    ///
+    /// - Complexity: O(registrations), amortized O(1) per registration.
+    func _dropDormant() {
+        for id in Array(entries.keys) where isKnownUniquelyReferenced(&entries[id]!.keyPath) {
+            let entry = entries.removeValue(forKey: id)!
+            byDependency[entry.dependency] = nil
+            index.remove(entry.dependency, reader: id)
+        }
+        registrationCount.store(entries.count, ordering: .relaxed)
+        sweepThreshold = Swift.max(1_024, 2 * entries.count)
     }
 
     // MARK: Late reads
@@ -174,19 +195,6 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         #endif
     }
 
-    /// Called by a token whose key path Observation released: nobody
-    /// observes the registration any more.
-    func _unregister(_ id: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries.removeValue(forKey: id) else { return }
-        index.remove(entry.dependency, reader: id)
-        if byDependency[entry.dependency] == id {
-            byDependency[entry.dependency] = nil
-            liveCount.wrappingDecrement(ordering: .relaxed)
-        }
-    }
-
     // MARK: Publishes
 
     /// Tells Observation about a drain's writes, which `publication`'s store
@@ -203,7 +211,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     ///   affected registrations).
     @usableFromInline
     func publish(_ writes: [(node: NodeID, kind: _WriteKind)], from publication: _Publication, generation: UInt64) {
-        guard liveCount.load(ordering: .relaxed) > 0, !writes.isEmpty else { return }
+        guard registrationCount.load(ordering: .relaxed) > 0, !writes.isEmpty else { return }
         var ids: [Int] = []
         var affected: [KeyPath<_ObservationHub, Int>] = []
         var recent: [Int] = []
@@ -215,8 +223,10 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
             var last = -1
             for id in ids where id != last {
                 last = id
-                guard let entry = entries[id], let keyPath = entry.keyPath else { continue }
-                affected.append(keyPath)
+                // NB: a dormant registration has nobody to tell.
+                guard !isKnownUniquelyReferenced(&entries[id]!.keyPath) else { continue }
+                let entry = entries[id]!
+                affected.append(entry.keyPath)
                 if entry.publication == store && entry.generation &+ 1 == generation { recent.append(id) }
             }
         }
@@ -231,18 +241,24 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         var inFlight: [KeyPath<_ObservationHub, Int>] = []
         var inFlightOnMain: [KeyPath<_ObservationHub, Int>] = []
         lock.lock()
-        for id in recent {
-            guard let entry = entries[id], let keyPath = entry.keyPath else { continue }
-            if entry.onMain { inFlightOnMain.append(keyPath) } else { inFlight.append(keyPath) }
+        for id in recent where entries[id] != nil && !isKnownUniquelyReferenced(&entries[id]!.keyPath) {
+            let entry = entries[id]!
+            if entry.onMain { inFlightOnMain.append(entry.keyPath) } else { inFlight.append(entry.keyPath) }
         }
         lock.unlock()
         _renotify(inFlight, onMain: false)
         _renotify(inFlightOnMain, onMain: true)
     }
 
-    /// The number of live registrations on `nodes` (tests).
+    /// The number of registrations on `nodes` that Observation holds (tests).
     func _liveRegistrations(on nodes: Set<NodeID>) -> Int {
-        lock.withLock { entries.values.count { nodes.contains($0.dependency.node) } }
+        lock.withLock {
+            var live = 0
+            for id in Array(entries.keys) where nodes.contains(entries[id]!.dependency.node) {
+                if !isKnownUniquelyReferenced(&entries[id]!.keyPath) { live += 1 }
+            }
+            return live
+        }
     }
 }
 
@@ -275,26 +291,6 @@ internal final class _Publication: @unchecked Sendable {
         snapshotKeyPath = (generation, keyPath)
         return keyPath
     }
-}
-
-/// The argument of a registration's key path. Observation keeps the key
-/// path (and so the token) for as long as a tracking holds the access or a
-/// registrar observes it; the hub keeps the key path weakly. When
-/// Observation releases it (the tracking fired or was cancelled, or the
-/// read happened outside any tracking and nobody kept it), the token ends
-/// and unregisters: the hub holds exactly what Observation observes, with
-/// no sweep and no growth from reads made outside a tracking.
-@usableFromInline
-internal final class _ObservationToken: Hashable, @unchecked Sendable {
-    // NB: `@unchecked Sendable`: immutable.
-    let id: Int
-
-    init(id: Int) { self.id = id }
-
-    deinit { _ObservationHub.shared._unregister(id) }
-
-    @usableFromInline static func == (lhs: _ObservationToken, rhs: _ObservationToken) -> Bool { lhs.id == rhs.id }
-    @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// Counters of the per-node Observation registrations, for tests.
