@@ -89,6 +89,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "ObservationBenchmarks",
+            dependencies: [
+                .product(name: "FastStore", package: "FastStore"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ObservationBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "CollectionBenchmarks",
             dependencies: [
                 .product(name: "FastStore", package: "FastStore"),

@@ -72,6 +72,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     @usableFromInline let _reducer: Reducer<State, Action>
     @usableFromInline let _middleware: [Middleware<State, Action>]
     @usableFromInline let _rootVersion: ((State) -> _RootVersion)?
+    /// The generation of the published state, stepped by every publish,
+    /// when the state is versioned (per-node Observation).
+    @usableFromInline let _publication: _Publication?
     @usableFromInline let _registrar = ObservationRegistrar()
     /// `\.state`, instantiated once: a key path into a generic class is
     /// otherwise built at run time on every use (two mallocs, microseconds).
@@ -105,6 +108,7 @@ public final class Store<State, Action>: @unchecked Sendable {
         _reducer = reducer
         _middleware = middleware
         _rootVersion = _RootVersion.reader(for: State.self)
+        _publication = _rootVersion != nil ? _Publication() : nil
         _stateKeyPath = \Store<State, Action>.state
     }
 
@@ -133,6 +137,29 @@ public final class Store<State, Action>: @unchecked Sendable {
         if !_readSincePublish.load(ordering: .sequentiallyConsistent) {
             _readSincePublish.store(true, ordering: .sequentiallyConsistent)
         }
+        guard let publication = _publication else { return _publishedState }
+        // Versioned state: what this thread reads from it next registers
+        // per-node Observation accesses (see `_ObservationHub`), checked
+        // against the generation read here.
+        _lock.lock()
+        let state = _guarded.pointee.state
+        let generation = publication.generation.load(ordering: .relaxed)
+        let snapshotKeyPath = publication.snapshotKeyPath(generation)
+        _lock.unlock()
+        let context = _TrackingContext.current
+        if context.drainingStore == nil {
+            let hub = _ObservationHub.shared
+            hub.registrar.access(hub, keyPath: snapshotKeyPath)
+            context.observesReads = true
+            context.observedPublication = publication
+            context.observedGeneration = generation
+        }
+        return state
+    }
+
+    /// The published state, read without registering anything.
+    @usableFromInline
+    var _publishedState: State {
         _lock.lock()
         defer { _lock.unlock() }
         return _guarded.pointee.state
@@ -233,8 +260,15 @@ public final class Store<State, Action>: @unchecked Sendable {
     func _drain(first: Action?) {
         let context = _TrackingContext.current
         let outerStore = context.drainingStore
+        let outerObserves = context.observesReads
         context.drainingStore = ObjectIdentifier(self)
-        defer { context.drainingStore = outerStore }
+        // NB: reducers, middleware and subscribers do not register
+        // Observation accesses, whatever the thread read before.
+        context.observesReads = false
+        defer {
+            context.drainingStore = outerStore
+            context.observesReads = outerObserves
+        }
 
         var first = first
         // NB: only the draining thread writes `_guarded.pointee.state`, so it
@@ -257,11 +291,13 @@ public final class Store<State, Action>: @unchecked Sendable {
             }
             first = nil
             _owned.pointee.batch.removeAll(keepingCapacity: true)
+            var changes: _DrainChanges? = nil
             if let oldRoot {
                 // Consumers find the drain's writes by the root stamp it
                 // produced, whichever way the state reaches them.
-                _ChangeLog.shared.publish(
-                    _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working)))
+                let drained = _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working))
+                _ChangeLog.shared.publish(drained)
+                changes = drained
             }
 
             // Publish it, notify, then take the next batch or finish.
@@ -271,14 +307,27 @@ public final class Store<State, Action>: @unchecked Sendable {
             var finished: [CheckedContinuation<Void, Never>]? = nil
             _lock.lock()
             _guarded.pointee.state = _owned.pointee.working
+            var generation: UInt64 = 0
+            if let publication = _publication {
+                // NB: under the lock, with the state: a reader gets a state
+                // and its generation together.
+                generation = publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
+            }
             let subscribers = _guarded.pointee.subscribers
             if subscribers.isEmpty {
                 finished = _takeNextBatchOrFinish()
             }
             _lock.unlock()
-            if _readSincePublish.exchange(false, ordering: .sequentiallyConsistent) {
-                _registrar.willSet(self, keyPath: _stateKeyPath)
-                _registrar.didSet(self, keyPath: _stateKeyPath)
+            if let changes {
+                // Versioned state: the observers of what the drain wrote,
+                // and the whole state's only when the writes do not account
+                // for the step (the root was replaced).
+                _ObservationHub.shared.publish(changes.writes, from: _publication!, generation: generation)
+                if !changes.isChained {
+                    _notifyWholeStateObservers()
+                }
+            } else {
+                _notifyWholeStateObservers()
             }
             if !subscribers.isEmpty {
                 _notify(subscribers, _owned.pointee.working)
@@ -290,6 +339,15 @@ public final class Store<State, Action>: @unchecked Sendable {
                 for waiter in waiters { waiter.resume() }
                 return
             }
+        }
+    }
+
+    /// Tells the observers of the whole `state` (see `state` for the order).
+    @inlinable
+    func _notifyWholeStateObservers() {
+        if _readSincePublish.exchange(false, ordering: .sequentiallyConsistent) {
+            _registrar.willSet(self, keyPath: _stateKeyPath)
+            _registrar.didSet(self, keyPath: _stateKeyPath)
         }
     }
 

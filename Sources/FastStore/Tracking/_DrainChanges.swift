@@ -19,14 +19,17 @@ internal final class _DrainChanges: @unchecked Sendable {
     /// The changes of a drain whose writes `journal` recorded, the state's
     /// root being at `oldRoot` before the drain and at `newRoot` after.
     ///
-    /// - Complexity: O(1): when chained, the journal's writes are moved
-    ///   here (the change log keeps them; the journal starts its next drain
-    ///   with a fresh buffer); otherwise nothing is kept.
+    /// - Complexity: O(1): the journal's writes are moved here (the change
+    ///   log keeps them when chained; the journal starts its next drain with
+    ///   a fresh buffer).
     @inlinable
     init(journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion) {
         let isChained = oldRoot.node == newRoot.node
             && journal.chains(newRoot.node, from: oldRoot.version, to: newRoot.version)
-        self.writes = isChained ? journal._takeWrites() : []
+        // NB: kept when not chained too: they are not the whole step then
+        // (the log refuses such a drain), but Observation still fires the
+        // registrations they affect, besides the store's whole-state one.
+        self.writes = journal._takeWrites()
         self.oldRoot = oldRoot
         self.newRoot = newRoot
         self.isChained = isChained

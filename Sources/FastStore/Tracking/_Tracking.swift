@@ -2,7 +2,8 @@
 /// only way into the read recorder and the write journal.
 ///
 /// - Reads: ``recordRead(_:_:)`` and its shorthands, while a consumer
-///   evaluates a selector.
+///   evaluates a selector, or as Observation accesses on a thread that
+///   read a versioned store's `state`.
 /// - Writes: ``journalWrite(_:from:to:_:)`` and its shorthands, while a
 ///   store drains. A versioned type takes a fresh stamp for every write
 ///   (journaled or not) and reports the old and new stamp.
@@ -17,11 +18,17 @@
 internal enum _Tracking {
     // MARK: Reads
 
-    /// Records a read of `kind` on `node`, if a recorder is installed.
+    /// Records a read of `kind` on `node`, if a recorder is installed; else,
+    /// on a thread whose reads are observed, registers an Observation access
+    /// for it (`_ObservationHub`).
     @inlinable @inline(__always)
     static func recordRead(_ node: NodeID, _ kind: @autoclosure () -> _ReadKind) {
-        if let recorder = _TrackingContext.ifPresent?.recorder {
-            recorder.dependencies.append(_Dependency(node: node, kind: kind()))
+        if let context = _TrackingContext.ifPresent {
+            if let recorder = context.recorder {
+                recorder.dependencies.append(_Dependency(node: node, kind: kind()))
+            } else if context.observesReads {
+                _ObservationHub.shared.access(node, kind(), context)
+            }
         }
     }
 

@@ -7,8 +7,9 @@ import Musl
 #endif
 
 /// The tracking state of one thread: the read recorder of the selector
-/// being evaluated, the write journal of the drain being reduced, and the
-/// store draining on the thread. The one thread-local slot of FastStore.
+/// being evaluated, the write journal of the drain being reduced, the store
+/// draining on the thread, and whether reads register Observation accesses.
+/// The one thread-local slot of FastStore.
 ///
 /// Versioned types never touch it: they call the hooks of ``_Tracking``.
 /// Installers (`_ReadRecorder.record`, `_WriteJournal.record`, the store's
@@ -27,6 +28,16 @@ internal final class _TrackingContext {
     /// The store whose drain runs on this thread (reducer, middleware,
     /// subscribers), for the misuse checks of `flush()`.
     @exclusivity(unchecked) @usableFromInline var drainingStore: ObjectIdentifier?
+    /// Whether versioned reads on this thread register Observation accesses
+    /// (`_ObservationHub`): set when the thread reads a versioned store's
+    /// `state`, cleared while a store drains on it. Selectors (a recorder
+    /// installed) never register.
+    @exclusivity(unchecked) @usableFromInline var observesReads = false
+    /// The store whose `state` this thread read last, and the generation
+    /// of the state it got: an observed read checks that no publish came
+    /// between (see `_ObservationHub.access`).
+    @exclusivity(unchecked) var observedPublication: _Publication?
+    @exclusivity(unchecked) var observedGeneration: UInt64 = 0
 
     @usableFromInline init() {}
 

@@ -114,3 +114,12 @@ extension Versioned {
         _Tracking.journalMemberWrite(_box.nodeID, from: old, to: new, keyPath)
     }
 }
+
+extension Versioned: Identifiable where Value: Identifiable {
+    /// The value's identity, so that nodes can be the rows of an
+    /// ``IdentifiedList``. Records a read of the value's `id` member.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var id: Value.ID { _readMember(\Value.id) }
+}
