@@ -48,12 +48,14 @@ echo "ok   shipped profiles validate"
 
 # The wrapper: --help from the script alone, a missing value caught before
 # any build, --list from the lite build.
-scripts/bench.sh --help | grep -q -- "--publish" || fail "scripts/bench.sh --help lacks --publish"
+scripts/bench.sh --help > "$out/help.txt"
+grep -q -- "--publish" "$out/help.txt" || fail "scripts/bench.sh --help lacks --publish"
 echo "ok   scripts/bench.sh --help"
 status=0; scripts/bench.sh --quick --profile 2>"$out/stderr" || status=$?
 [ "$status" = 2 ] && grep -q -- "--profile needs a value" "$out/stderr" || fail "scripts/bench.sh --profile: exit $status, $(cat "$out/stderr")"
 echo "ok   scripts/bench.sh --profile: $(head -1 "$out/stderr")"
-scripts/bench.sh --list 2>/dev/null | grep -q "^  faststore " || fail "scripts/bench.sh --list lacks faststore"
+scripts/bench.sh --list > "$out/list.txt" 2>/dev/null
+grep -q "^  faststore " "$out/list.txt" || fail "scripts/bench.sh --list lacks faststore"
 echo "ok   scripts/bench.sh --list"
 
 # 3. Quick mode with the thresholds.

@@ -39,9 +39,15 @@ public enum Chart {
     }
 
     public static func svg(profile: ProfileSpec, results: [CellResult], run: RunInfo) -> String {
-        let width = 780.0, height = 500.0
-        let left = 80.0, right = 190.0, top = 62.0, bottom = 96.0
-        let plotW = width - left - right, plotH = height - top - bottom
+        // Footer: what ran, where and when, in lines that fit the width.
+        let footer = [
+            "Workload: \(profile.workloadSummary)",
+            "Machine: \(run.machine); \(run.day)\(run.quick ? "; quick mode" : "")",
+        ].flatMap { TerminalTable.wrap($0, width: 118).split(separator: "\n").map(String.init) }
+        let width = 780.0, plotH = 342.0
+        let left = 80.0, right = 190.0, top = 62.0, bottom = 62.0 + 16 * Double(footer.count)
+        let height = top + plotH + bottom
+        let plotW = width - left - right
         let xs = results.map { Double($0.entities) }
         let ys = results.map { max($0.medianNs, 1) }
         let xMin = floor(log10(xs.min() ?? 1)), xMax = max(ceil(log10(xs.max() ?? 10)), xMin + 1)
@@ -91,13 +97,8 @@ public enum Chart {
             s += "<text x=\"\(f(left + plotW + 50))\" y=\"\(f(ly + 4))\">\(escape(name))</text>\n"
             s += "</g>\n"
         }
-        // Footer: what ran, where and when.
-        let footer = [
-            "Workload: \(profile.workloadSummary)",
-            "Machine: \(run.machine); \(run.day)\(run.quick ? "; quick mode" : "")",
-        ]
         for (i, line) in footer.enumerated() {
-            s += "<text x=\"10\" y=\"\(f(height - 30 + Double(i) * 16))\" font-size=\"11\" fill=\"#444\">\(escape(line))</text>\n"
+            s += "<text x=\"10\" y=\"\(f(top + plotH + 66 + Double(i) * 16))\" font-size=\"11\" fill=\"#444\">\(escape(line))</text>\n"
         }
         s += "</svg>\n"
         return s

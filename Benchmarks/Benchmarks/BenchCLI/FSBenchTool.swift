@@ -51,6 +51,7 @@ public enum FSBenchTool {
     }
 
     static func note(_ message: String) {
+        fflush(nil)  // NB: stdout first, so that the table comes first when both go to one pipe
         FileHandle.standardError.write(Data("fsbench: \(message)\n".utf8))
     }
 

@@ -248,7 +248,7 @@ extension ProfileSpec {
             if mix[name] == nil { order.append(name) }
             mix[name, default: 0] += a.weight
         }
-        let actionText = order.map { "\($0) \(Int((Double(mix[$0]!) / Double(weights) * 100).rounded())) %" }.joined(separator: ", ")
+        let actionText = order.map { "\($0) \(Int((Double(mix[$0]!) / Double(weights) * 100).rounded()))%" }.joined(separator: ", ")
         let dispatchText: String
         switch pattern {
         case .single: dispatchText = "one action at a time"

@@ -26,7 +26,7 @@ struct ChartTests {
         }
         let svg = Chart.svg(profile: spec, results: results, run: Self.run)
         #expect(svg.contains("lower is better"))
-        #expect(svg.contains("Workload: 2 consumers (2 entity); actions: update done 100 %; one action at a time"))
+        #expect(svg.contains("Workload: 2 consumers (2 entity); actions: update done 100%; one action at a time"))
         #expect(svg.contains("Machine: Test CPU, 2 cores, 24 GiB, Linux 6; 2027-01-15 08:00 UTC"))
         #expect(svg.components(separatedBy: "stroke-dasharray").count - 1 >= 2 * (StrategyCatalog.names.count - 1))
         for name in StrategyCatalog.names { #expect(svg.contains("data-strategy=\"\(name)\"")) }
