@@ -1,9 +1,12 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
+// 6.2: the tests use Swift Testing's exit tests (`#expect(processExitsWith:)`),
+// which Swift 6.2 introduced.
 import PackageDescription
 
-// Internal invariant checks (`_invariantCheck()`, `_debugOnly {}`) are compiled
-// into debug builds only. Benchmarks build in release and refuse to run with
-// the checks on (see Benchmarks/).
+// Internal invariant checks (`_invariantCheck()` and the code under
+// `#if FASTSTORE_INTERNAL_CHECKS`) are compiled into debug builds only.
+// Benchmarks build in release and refuse to run with the checks on (see
+// Benchmarks/).
 let internalChecks: [SwiftSetting] = [
     .define("FASTSTORE_INTERNAL_CHECKS", .when(configuration: .debug)),
 ]
@@ -16,9 +19,6 @@ let package = Package(
         // ReSwift 6's API (and ReSwiftConsumer's components) over FastStore's
         // store: existing ReSwift code moves over by changing its import.
         .library(name: "FastStoreReSwift", targets: ["FastStoreReSwift"]),
-        // jemalloc, for the benchmarks' memory figures only. The FastStore
-        // library never links it; nothing but `Benchmarks/` imports it.
-        .library(name: "CJemalloc", targets: ["CJemalloc"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
@@ -34,11 +34,9 @@ let package = Package(
             name: "FastStoreReSwift",
             dependencies: ["FastStore", .product(name: "Atomics", package: "swift-atomics")]
         ),
-        .systemLibrary(
-            name: "CJemalloc",
-            pkgConfig: "jemalloc",
-            providers: [.apt(["libjemalloc-dev"])]
-        ),
+        // `Sources/CJemalloc` (jemalloc, for the benchmarks' memory figures)
+        // is no target of this package: `Benchmarks/Package.swift` declares
+        // it, so the FastStore library can never link it.
         .target(
             name: "FastStoreTestSupport",
             dependencies: ["FastStore"],

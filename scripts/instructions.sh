@@ -68,7 +68,9 @@ if ! command -v valgrind >/dev/null; then
     echo "instructions.sh: installing valgrind" >&2
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
 fi
-swift build -c release --package-path Benchmarks --product fsinstructions >/dev/null
+# FSBENCH_ONLY=1: without the package-benchmark suites and their plugin
+# tools (see Benchmarks/Package.swift).
+FSBENCH_ONLY=1 swift build -c release --package-path Benchmarks --product fsinstructions >/dev/null
 work=$(mktemp -d "${TMPDIR:-/tmp}/fsinstructions.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # NB: valgrind 3.19 cannot read the debug info Swift 6 emits ("possibly

@@ -10,6 +10,7 @@
 //
 //   fsinstructions PROFILE.json ENTITIES DISPATCHES [STRATEGY]
 import Foundation
+import BenchCore
 import StrategyKit
 
 let arguments = CommandLine.arguments

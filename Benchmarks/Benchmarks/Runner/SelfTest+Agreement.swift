@@ -1,4 +1,6 @@
 import Foundation
+import BenchCLI
+import BenchCore
 import StrategyKit
 
 extension SelfTest {

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import BenchCLI
+import BenchCore
 import StrategyKit
 
 /// `fsbench --self-test`: checks the harness itself (run by

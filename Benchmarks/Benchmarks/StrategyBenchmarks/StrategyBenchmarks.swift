@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import BenchCore
 import StrategyKit
 
 // The strategy comparison as package-benchmark benchmarks, named

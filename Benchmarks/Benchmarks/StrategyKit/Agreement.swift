@@ -1,3 +1,4 @@
+import BenchCore
 /// The cross-strategy check (`fsbench --self-test` and StrategyKitTests):
 /// every strategy runs the same workload one action at a time, and what its
 /// consumers received is compared with full-copy's, kind of consumer by

@@ -1,3 +1,4 @@
+import BenchCore
 /// Random small profiles for differential checks: the strategies that
 /// compare values must deliver exactly the same callbacks on any workload.
 public enum RandomProfiles {

@@ -1,3 +1,4 @@
+import BenchCore
 /// A small, fast, seeded generator (SplitMix64), so that every strategy sees
 /// the same consumers and the same actions in the same order.
 public struct SplitMix64: RandomNumberGenerator, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BenchCore
 @testable import StrategyKit
 
 @Suite("Profile validation")
@@ -28,13 +29,43 @@ struct ProfileValidationTests {
         #expect(spec.quickEntities == 10)
     }
 
+    /// Benchmarks/Tests/StrategyKitTests/ -> Profiles/
+    static let profilesDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Profiles")
+
+    @Test("Integers are written as integers; the field is named", arguments: [
+        ("\"entities\": 10,", "\"entities\": 1.5,", "state.entities", "found 1.5"),
+        ("\"entities\": 10,", "\"entities\": 1e30,", "state.entities", "found 1e+30"),
+        ("\"entities\": 10,", "\"entities\": 12345678901234567890,", "state.entities", "an integer up to 9223372036854775807"),
+        ("\"titleLength\": 4", "\"titleLength\": 4.25", "state.titleLength", "no fraction"),
+        ("\"pattern\": \"single\"", "\"pattern\": \"burst\", \"burstSize\": 2.5", "dispatch.burstSize", "found 2.5"),
+        ("\"dispatch\"", "\"run\": {\"maxDispatches\": 1e30}, \"dispatch\"", "run.maxDispatches", "found 1e+30"),
+        ("\"dispatch\"", "\"quick\": {\"sweep\": [2, 3.5]}, \"dispatch\"", "quick.sweep[1]", "found 3.5"),
+    ])
+    func integerFields(old: String, new: String, field: String, mentions: String) throws {
+        let json = ProfileFixtures.replacing(old, new)
+        do {
+            _ = try ProfileLoader.parse(Data(json.utf8), file: "f.json")
+            Issue.record("\(new) was accepted")
+        } catch {
+            #expect(error.field == field, "\(error)")
+            #expect(error.description.contains(mentions), "\(error)")
+        }
+    }
+
+    @Test("Integral numbers in other notations, and fractional seconds, are accepted")
+    func integralNotations() throws {
+        let spec = try ProfileLoader.parse(Data(ProfileFixtures.replacing("\"entities\": 10,", "\"entities\": 1e1,").utf8), file: "f.json")
+        #expect(spec.entities == 10)
+        let seconds = try ProfileLoader.parse(Data(ProfileFixtures.replacing("\"dispatch\"", "\"run\": {\"seconds\": 0.5}, \"dispatch\"").utf8), file: "f.json")
+        #expect(seconds.seconds == 0.5)
+    }
+
     @Test("Every shipped profile validates")
     func shippedProfiles() throws {
-        // Benchmarks/Tests/StrategyKitTests/ -> Profiles/
-        let directory = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Profiles")
+        let directory = Self.profilesDirectory
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "json" }
         #expect(files.count >= 5)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import BenchCore
 @testable import StrategyKit
 
 @Suite("Structural actions")

@@ -1,3 +1,4 @@
+import BenchCore
 import Observation
 
 /// The state as `@Observable` classes, for the observation strategies: the

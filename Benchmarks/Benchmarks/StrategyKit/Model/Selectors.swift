@@ -1,3 +1,4 @@
+import BenchCore
 /// Selectors over the value state, one per ``Selection`` kind.
 public enum ValueSelectors {
     @inlinable public static func field(_ s: AppState) -> Int { s.counter }

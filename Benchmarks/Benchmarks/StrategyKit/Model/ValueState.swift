@@ -1,3 +1,4 @@
+import BenchCore
 /// The plain value-type state the full-copy and reswift-like strategies use:
 /// what an app writes today with ReSwift or ReSwiftConsumer.
 public struct Item: Equatable, Sendable, Identifiable {

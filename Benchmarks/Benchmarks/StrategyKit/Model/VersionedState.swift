@@ -1,3 +1,4 @@
+import BenchCore
 import FastStore
 
 /// The versioned state: the same shape and contents as ``AppState``, for

@@ -1,3 +1,4 @@
+import BenchCore
 import FastStore
 
 /// FastStore over plain value state: the same `Store` and `StateConsumer`
@@ -12,8 +13,8 @@ import FastStore
 /// dispatch, plus the copy-on-write of the written arrays), and it must be
 /// no slower (`Benchmarks/Thresholds/ci.json`).
 public final class FastStorePlainStrategy: BenchStrategy, @unchecked Sendable {
-    public static let name = "faststore-plain"
-    public static let summary = "FastStore Store + StateConsumer over plain value state (no versioned nodes: every selector runs, compared with the last selection)"
+    public static let name = StrategyCatalog.fastStorePlain.name
+    public static let summary = StrategyCatalog.fastStorePlain.summary
 
     private let workload: Workload
     private let store: Store<AppState, WorkloadAction>

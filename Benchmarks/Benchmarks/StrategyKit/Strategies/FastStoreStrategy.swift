@@ -1,3 +1,4 @@
+import BenchCore
 import FastStore
 
 /// Strategy 3, FastStore: `Store` with an `inout` reducer over versioned
@@ -10,8 +11,8 @@ import FastStore
 /// ``FastStoreEditableStrategy`` instead (the items in an `IdentifiedList`,
 /// rows read by id); ``make(_:)`` picks.
 public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
-    public static let name = "faststore"
-    public static let summary = "FastStore Store + Versioned/VersionedList (IdentifiedList when rows move) state + StateConsumer (skips unchanged nodes)"
+    public static let name = StrategyCatalog.fastStore.name
+    public static let summary = StrategyCatalog.fastStore.summary
 
     public static func make(_ workload: Workload) -> any BenchStrategy {
         workload.idsArePositions ? FastStoreStrategy(workload: workload) : FastStoreEditableStrategy(workload: workload)

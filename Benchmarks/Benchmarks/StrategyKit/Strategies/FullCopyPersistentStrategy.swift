@@ -1,3 +1,4 @@
+import BenchCore
 import FastStore
 import Synchronization
 
@@ -17,8 +18,8 @@ import Synchronization
 /// Workloads that insert, remove, move or sort items get
 /// ``FullCopyPersistentEditableStrategy`` (the `IdentifiedList` shape).
 public final class FullCopyPersistentStrategy: BenchStrategy, @unchecked Sendable {
-    public static let name = "full-copy-persistent"
-    public static let summary = "ablation: full-copy's consumer (keep old state, every selector, ==) over faststore's persistent versioned state"
+    public static let name = StrategyCatalog.fullCopyPersistent.name
+    public static let summary = StrategyCatalog.fullCopyPersistent.summary
 
     public static func make(_ workload: Workload) -> any BenchStrategy {
         workload.idsArePositions ? FullCopyPersistentStrategy(workload: workload) : FullCopyPersistentEditableStrategy(workload: workload)

@@ -1,3 +1,4 @@
+import BenchCore
 import Synchronization
 
 /// Strategy 1, full copy + compare: the consumer keeps the previous state
@@ -7,8 +8,8 @@ import Synchronization
 /// holds shares buffers with the store's state, so the first write of a
 /// dispatch copies every copy-on-write buffer on the written path.
 public final class FullCopyStrategy: BenchStrategy, @unchecked Sendable {
-    public static let name = "full-copy"
-    public static let summary = "keeps the previous state; runs every selector on old and new and compares with =="
+    public static let name = StrategyCatalog.fullCopy.name
+    public static let summary = StrategyCatalog.fullCopy.summary
 
     private let workload: Workload
     private let lock = Mutex(())

@@ -1,3 +1,4 @@
+import BenchCore
 import Observation
 
 /// Observation as SwiftUI's `List` / `LazyVStack` uses it: the same
@@ -22,8 +23,8 @@ import Observation
 /// called whenever any row changes: the self-test checks it against its
 /// own rule (one call per structural action, with the new count).
 public final class ObservationLazyStrategy: BenchStrategy, @unchecked Sendable {
-    public static let name = "observation-lazy"
-    public static let summary = "Observation as a lazy List: rows track their own object, the list screen tracks only the list's identity, count and order"
+    public static let name = StrategyCatalog.observationLazy.name
+    public static let summary = StrategyCatalog.observationLazy.summary
     public static var comparesValues: Bool { false }
 
     private let workload: Workload

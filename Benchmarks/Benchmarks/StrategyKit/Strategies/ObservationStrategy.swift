@@ -1,3 +1,4 @@
+import BenchCore
 import Observation
 import Synchronization
 
@@ -18,8 +19,8 @@ import Synchronization
 /// index), so it also depends on the list's structure. See
 /// ``ObservationLazyStrategy`` for the lazy-list model.
 public final class ObservationStrategy: BenchStrategy, @unchecked Sendable {
-    public static let name = "observation"
-    public static let summary = "@Observable classes + withObservationTracking, re-registered after each change; the list screen reads every row"
+    public static let name = StrategyCatalog.observation.name
+    public static let summary = StrategyCatalog.observation.summary
     public static var comparesValues: Bool { false }
 
     private let workload: Workload

@@ -1,3 +1,4 @@
+import BenchCore
 import Synchronization
 
 /// Strategy 2, ReSwift-like: one subscriber per selection with skip-repeats,
@@ -6,8 +7,8 @@ import Synchronization
 /// every dispatch. Every subscriber is notified on every dispatch; it runs
 /// its selector on the new state and compares with the last value it saw.
 public final class ReSwiftLikeStrategy: BenchStrategy, @unchecked Sendable {
-    public static let name = "reswift-like"
-    public static let summary = "subscriber per selection with skip-repeats; reducer returns a new state"
+    public static let name = StrategyCatalog.reswiftLike.name
+    public static let summary = StrategyCatalog.reswiftLike.summary
 
     private let workload: Workload
     private let lock = Mutex(())

@@ -1,3 +1,4 @@
+import BenchCore
 import Synchronization
 
 /// One way of notifying consumers of state changes, measured on a

@@ -58,6 +58,10 @@ public enum ProfileFixtures {
         Fixture(name: "move-with-field", json: replacing(update, "\"kind\": \"moveEntities\", \"field\": \"done\", \"entities\": 1"), field: "actions[0].field", mentions: "only updateEntities and sortEntities"),
         Fixture(name: "insert-none", json: replacing(update, "\"kind\": \"insertEntities\", \"entities\": 0"), field: "actions[0].entities", mentions: "1...10000"),
         Fixture(name: "set-field-with-entities", json: replacing(update, "\"kind\": \"setField\", \"entities\": 1"), field: "actions[0].entities", mentions: "no entity count for setField"),
+        Fixture(name: "entities-fraction", json: replacing("\"entities\": 10,", "\"entities\": 1.5,"), field: "state.entities", mentions: "an integer (a count: no fraction), found 1.5"),
+        Fixture(name: "count-1e30", json: replacing("\"count\": 2", "\"count\": 1e30"), field: "consumers[0].count", mentions: "found 1e+30"),
+        Fixture(name: "weight-fraction", json: replacing("\"weight\": 1", "\"weight\": 0.5"), field: "actions[0].weight", mentions: "no fraction"),
+        Fixture(name: "sweep-fraction", json: replacing("\"dispatch\"", "\"sweep\": [5, 7.5], \"dispatch\""), field: "sweep[1]", mentions: "found 7.5"),
         Fixture(name: "sweep-order", json: replacing("\"dispatch\"", "\"sweep\": [100, 10], \"dispatch\""), field: "sweep[1]", mentions: "increasing"),
     ]
 }

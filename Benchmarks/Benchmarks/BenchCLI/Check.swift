@@ -1,5 +1,5 @@
 import Foundation
-import StrategyKit
+import BenchCore
 
 /// The CI check: does the subject strategy (faststore) keep its lead?
 ///
@@ -13,8 +13,8 @@ import StrategyKit
 /// count per dispatch (deterministic for single-threaded profiles);
 /// `maxMedianRatio` bounds subject median / reference median, both measured
 /// in the same run (so a slow or noisy machine slows both).
-struct Thresholds: Codable {
-    struct Check: Codable {
+public struct Thresholds: Codable, Sendable {
+    public struct Check: Codable, Sendable {
         var profile: String
         var entities: Int?
         var maxAllocationsPerDispatch: Double?
@@ -36,11 +36,39 @@ struct Thresholds: Codable {
     var subject: String
     var reference: String
     var checks: [Check]
+
+    /// Reads and decodes the thresholds file at `path`.
+    public static func load(_ path: String) throws(UsageError) -> Thresholds {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw UsageError("--check '\(path)': cannot read it (\((error as NSError).localizedDescription))")
+        }
+        do { return try JSONDecoder().decode(Thresholds.self, from: data) } catch {
+            throw UsageError("--check '\(path)': not a thresholds file: \(error)")
+        }
+    }
+
+    /// Refuses thresholds that name a strategy, a profile or a size this run
+    /// does not measure (the check would fail after the whole run).
+    func checkCovered(by plan: RunPlan) throws(UsageError) {
+        for strategy in [subject, reference] where !plan.strategies.contains(strategy) {
+            throw UsageError("--check: the thresholds compare '\(subject)' with '\(reference)', and this run does not measure '\(strategy)'")
+        }
+        for (i, check) in checks.enumerated() {
+            guard let profile = plan.profiles.first(where: { $0.name == check.profile }) else {
+                throw UsageError("--check: checks[\(i)] is about profile '\(check.profile)', which this run does not measure (it runs \(plan.profiles.map(\.name).joined(separator: ", ")))")
+            }
+            let sizes = plan.cells.filter { $0.profile.name == profile.name }.map(\.entities)
+            for size in [check.entities, check.growthFrom].compactMap({ $0 }) where !sizes.contains(size) {
+                throw UsageError("--check: checks[\(i)] needs profile '\(check.profile)' at \(size) entities; this run measures it at \(sizes.map(String.init).joined(separator: ", "))")
+            }
+        }
+    }
 }
 
-enum CIChecker {
+public enum CIChecker {
     /// Prints one line per check and returns whether all passed.
-    static func run(_ thresholds: Thresholds, results: [CellResult], profiles: [ProfileSpec], quick: Bool) -> Bool {
+    public static func run(_ thresholds: Thresholds, results: [CellResult], profiles: [ProfileSpec], quick: Bool) -> Bool {
         var passed = true
         func report(_ ok: Bool, _ text: String) {
             print("\(ok ? "PASS" : "FAIL")  \(text)")

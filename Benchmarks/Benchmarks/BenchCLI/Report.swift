@@ -1,62 +1,14 @@
 import Foundation
-import StrategyKit
+import BenchCore
 
-enum Format {
-    static func duration(_ ns: Double) -> String {
-        if ns < 1_000 { return String(format: "%.0f ns", ns) }
-        if ns < 1_000_000 { return String(format: ns < 10_000 ? "%.2f µs" : "%.1f µs", ns / 1_000) }
-        if ns < 1_000_000_000 { return String(format: ns < 10_000_000 ? "%.2f ms" : "%.1f ms", ns / 1_000_000) }
-        return String(format: "%.2f s", ns / 1_000_000_000)
-    }
-
-    static func bytes(_ b: Double) -> String {
-        let sign = b < 0 ? "-" : ""
-        let v = abs(b)
-        if v < 1024 { return sign + String(format: "%.0f B", v) }
-        if v < 1024 * 1024 { return sign + String(format: "%.1f KiB", v / 1024) }
-        if v < 1024 * 1024 * 1024 { return sign + String(format: "%.1f MiB", v / 1024 / 1024) }
-        return sign + String(format: "%.2f GiB", v / 1024 / 1024 / 1024)
-    }
-
-    static func count(_ c: Double) -> String {
-        if c == c.rounded() && abs(c) < 1e6 { return String(format: "%.0f", c) }
-        if abs(c) < 100 { return String(format: "%.2f", c) }
-        if abs(c) < 1e6 { return String(format: "%.0f", c) }
-        return String(format: "%.2fM", c / 1e6)
-    }
-
-    static func rate(_ r: Double) -> String {
-        if r >= 1e6 { return String(format: "%.2fM/s", r / 1e6) }
-        if r >= 1e3 { return String(format: "%.1fk/s", r / 1e3) }
-        if r >= 10 { return String(format: "%.0f/s", r) }
-        return String(format: "%.2f/s", r)
-    }
-
-    static func grouped(_ n: Int) -> String {
-        let s = String(n)
-        var out = ""
-        for (i, ch) in s.reversed().enumerated() {
-            if i > 0, i % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return String(out.reversed())
-    }
-
-    static func ratio(_ r: Double) -> String {
-        if r >= 100 { return String(format: "%.0f×", r) }
-        if r >= 10 { return String(format: "%.1f×", r) }
-        return String(format: "%.2f×", r)
-    }
-}
-
-/// Tables of results, for the terminal and for RESULTS.md.
-enum Report {
-    static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks delivered", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
+/// The results as RESULTS.md: every figure, markdown.
+public enum Report {
+    public static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks delivered", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
     static let strategyColumn = 3, medianColumn = 4
 
-    static func rows(_ results: [CellResult]) -> [[String]] {
+    public static func rows(_ results: [CellResult]) -> [[String]] {
         results.map { r in
-            let reference = results.first { $0.profile == r.profile && $0.entities == r.entities && $0.strategy == FullCopyStrategy.name }
+            let reference = results.first { $0.profile == r.profile && $0.entities == r.entities && $0.strategy == StrategyCatalog.fullCopy.name }
             let speedup = reference.map { Format.ratio($0.medianNs / max(r.medianNs, 1)) } ?? "–"
             return [
                 r.profile, Format.grouped(r.entities), Format.grouped(r.consumers), r.strategy,
@@ -72,34 +24,14 @@ enum Report {
 
     /// Whether `r` has the lowest median of its comparison (its profile at
     /// its size, every strategy measured).
-    static func isWinner(_ r: CellResult, in results: [CellResult]) -> Bool {
+    public static func isWinner(_ r: CellResult, in results: [CellResult]) -> Bool {
         let group = results.filter { $0.profile == r.profile && $0.entities == r.entities }
         return group.count > 1 && r.medianNs <= group.map(\.medianNs).min()!
     }
 
-    static func text(_ results: [CellResult]) -> String {
-        let rows = self.rows(results)
-        var widths = headers.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in
-                let pad = String(repeating: " ", count: widths[i] - c.count)
-                return i <= 3 ? c + pad : pad + c
-            }.joined(separator: "  ")
-        }
-        var out = line(headers) + "\n" + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
-        var last: (String, Int)?
-        for (row, r) in zip(rows, results) {
-            if let l = last, l != (r.profile, r.entities) { out += "\n" }
-            last = (r.profile, r.entities)
-            out += line(row) + "\n"
-        }
-        return out
-    }
-
     /// The results as a markdown table. In each comparison (a profile at a
     /// size) only the fastest strategy's name and median are bold.
-    static func markdown(_ results: [CellResult]) -> String {
+    public static func markdown(_ results: [CellResult]) -> String {
         let rows = self.rows(results)
         var out = "| " + headers.joined(separator: " | ") + " |\n"
         out += "|" + headers.enumerated().map { i, _ in i <= 3 ? " --- |" : " ---: |" }.joined() + "\n"
@@ -116,7 +48,7 @@ enum Report {
     /// For each profile whose actions arrive in bursts or from threads: the
     /// callbacks each strategy delivered, since strategies coalesce
     /// differently there.
-    static func callbacksSection(_ results: [CellResult]) -> String {
+    public static func callbacksSection(_ results: [CellResult]) -> String {
         let bursty = results.filter { $0.pattern != DispatchPattern.single.rawValue }
         guard !bursty.isEmpty else { return "" }
         var out = "\n## Callbacks delivered where actions arrive in bursts\n\n"
@@ -131,7 +63,8 @@ enum Report {
         return out
     }
 
-    static func machine() -> String {
+    /// This machine, for RESULTS.md and the charts: CPU, cores, memory, system.
+    public static func machine() -> String {
         var parts: [String] = []
         if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
            let line = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
@@ -149,27 +82,22 @@ enum Report {
         return parts.joined(separator: ", ")
     }
 
-    static func resultsDocument(_ results: [CellResult], profiles: [ProfileSpec], command: String, runSeconds: Double, buildSeconds: Double?, charts: [(profile: String, file: String)], quick: Bool) -> String {
-        let date = ISO8601DateFormatter().string(from: Date())
+    public static func resultsDocument(_ results: [CellResult], profiles: [ProfileSpec], run: RunInfo, charts: [(profile: String, file: String)]) -> String {
         var out = """
         # Benchmark results
 
-        Generated by `fsbench` (see [README.md](README.md) for what each strategy,
+        Generated by `fsbench` (see \(run.published ? "[README.md](README.md)" : "`docs/benchmarks/README.md`") for what each strategy,
         profile and figure is). Do not edit by hand: run the command below again.
 
-        - Command: `\(command)`\(quick ? " (quick mode: small sizes)" : "")
-        - Date: \(date)
-        - Machine: \(machine())
-        - Run time: \(String(format: "%.0f s", runSeconds)) measuring
+        - Command: `\(run.command)`\(run.quick ? " (quick mode: small sizes)" : "")
+        - Date: \(ISO8601DateFormatter().string(from: run.date))
+        - Machine: \(run.machine)
+        - Run time: \(String(format: "%.0f s", run.runSeconds)) measuring
         """
-        if let buildSeconds {
-            out += String(format: ", %.0f s building (release), %.0f s in all", buildSeconds, buildSeconds + runSeconds)
+        if let buildSeconds = run.buildSeconds {
+            out += String(format: ", %.0f s building (release), %.0f s in all", buildSeconds, buildSeconds + run.runSeconds)
         }
-        out += "\n- Seed: \(Workload.seed) (`FASTSTORE_SEED`)\n\n"
-        let missing = ["faststore"].filter { !Strategies.names.contains($0) }
-        if !missing.isEmpty {
-            out += "> The faststore strategy is not in this build (its Store and versioned state were not available when it was built); only the baselines were measured.\n\n"
-        }
+        out += "\n- Seed: \(run.seed) (`FASTSTORE_SEED`)\n\n"
         out += "## Profiles\n\n"
         for p in profiles {
             out += "- **\(p.name)** (`\(relative(p.source))`): \(p.description)\n"
@@ -197,8 +125,35 @@ enum Report {
         return out
     }
 
-    static func relative(_ path: String) -> String {
+    public static func relative(_ path: String) -> String {
         let cwd = FileManager.default.currentDirectoryPath + "/"
         return path.hasPrefix(cwd) ? String(path.dropFirst(cwd.count)) : path
+    }
+}
+
+/// What a run was: for the headers of RESULTS.md and of the charts.
+public struct RunInfo: Sendable {
+    public var command: String
+    public var date: Date
+    public var machine: String
+    public var runSeconds: Double
+    public var buildSeconds: Double?
+    public var seed: UInt64
+    public var quick: Bool
+    /// Whether the results go to docs/benchmarks (links relative to it).
+    public var published: Bool
+
+    public init(command: String, date: Date, machine: String, runSeconds: Double, buildSeconds: Double?, seed: UInt64, quick: Bool, published: Bool) {
+        self.command = command; self.date = date; self.machine = machine; self.runSeconds = runSeconds
+        self.buildSeconds = buildSeconds; self.seed = seed; self.quick = quick; self.published = published
+    }
+
+    /// The date as the charts show it: day and minute, UTC.
+    public var day: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter.string(from: date)
     }
 }

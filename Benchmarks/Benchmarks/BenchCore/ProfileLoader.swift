@@ -22,12 +22,16 @@ public enum ProfileLoader {
     public static func parse(_ data: Data, file: String) throws(ProfileError) -> ProfileSpec {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw ProfileError(file: file, field: "", expected: "valid JSON", found: "a syntax error (\(error.localizedDescription))")
+            // NB: the debug description says where ("Number 1E400 is not
+            // representable"); the localized one only that something is wrong.
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw ProfileError(file: file, field: "", expected: "valid JSON", found: "a syntax error (\(detail))")
         }
         guard object is [String: Any] else {
             throw ProfileError(file: file, field: "", expected: "a JSON object", found: describe(object))
         }
         try checkKeys(object, path: "", file: file)
+        try checkIntegers(object, path: "", file: file)
         let raw: RawProfile
         do { raw = try JSONDecoder().decode(RawProfile.self, from: data) } catch let error as DecodingError {
             throw translate(error, file: file)
@@ -62,6 +66,37 @@ public enum ProfileLoader {
             for (key, child) in dict { try checkKeys(child, path: path.isEmpty ? key : "\(path).\(key)", file: file) }
         } else if let array = value as? [Any] {
             for (i, child) in array.enumerated() { try checkKeys(child, path: "\(path)[\(i)]", file: file) }
+        }
+    }
+
+    /// Every number but those of ``RawProfile/fractionalFields`` must be an
+    /// integer that fits in `Int`. `JSONDecoder` would refuse `1.5` or
+    /// `1e30` for an `Int` as invalid JSON at the root; this names the field.
+    static func checkIntegers(_ value: Any, path: String, file: String) throws(ProfileError) {
+        if let dict = value as? [String: Any] {
+            for key in dict.keys.sorted() {
+                try checkIntegers(dict[key]!, path: path.isEmpty ? key : "\(path).\(key)", file: file)
+            }
+        } else if let array = value as? [Any] {
+            for (i, child) in array.enumerated() { try checkIntegers(child, path: "\(path)[\(i)]", file: file) }
+        } else if !(value is Bool), let number = value as? NSNumber,
+                  !RawProfile.fractionalFields.contains(path), integer(number) == nil {
+            let double = number.doubleValue
+            let why = double == double.rounded() ? "an integer up to \(Int.max)" : "an integer (a count: no fraction)"
+            throw ProfileError(file: file, field: path, expected: why, found: number.stringValue)
+        }
+    }
+
+    /// The integer `number` holds exactly, if it fits in `Int` (`1000`,
+    /// `1e3` and `1000.0` do; `1.5`, `1e30` and 2^63 do not).
+    static func integer(_ number: NSNumber) -> Int? {
+        switch String(cString: number.objCType) {
+        case "q", "l", "i", "s", "c": return number.intValue
+        case "Q", "L", "I", "S", "C": return number.uint64Value <= UInt64(Int.max) ? Int(number.uint64Value) : nil
+        default:
+            let double = number.doubleValue
+            guard double == double.rounded(), abs(double) < 0x1p63 else { return nil }
+            return Int(double)
         }
     }
 

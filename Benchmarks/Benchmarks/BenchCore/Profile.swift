@@ -16,21 +16,34 @@ public struct RawProfile: Codable, Sendable {
     public var sweep: [Int]?
     public var quick: RawQuick?
 
+    public init(name: String, description: String, state: RawStateShape, consumers: [RawConsumerGroup], actions: [RawAction],
+                dispatch: RawDispatch, run: RawRun?, sweep: [Int]?, quick: RawQuick?) {
+        self.name = name; self.description = description; self.state = state; self.consumers = consumers
+        self.actions = actions; self.dispatch = dispatch; self.run = run; self.sweep = sweep; self.quick = quick
+    }
+
     public struct RawStateShape: Codable, Sendable {
         public var entities: Int
         public var titleLength: Int
         public var tree: RawTree?
+        public init(entities: Int, titleLength: Int, tree: RawTree?) {
+            self.entities = entities; self.titleLength = titleLength; self.tree = tree
+        }
     }
 
     public struct RawTree: Codable, Sendable {
         public var depth: Int
         public var fanOut: Int
         public var labelLength: Int?
+        public init(depth: Int, fanOut: Int, labelLength: Int?) {
+            self.depth = depth; self.fanOut = fanOut; self.labelLength = labelLength
+        }
     }
 
     public struct RawConsumerGroup: Codable, Sendable {
         public var select: String
         public var count: Int
+        public init(select: String, count: Int) { self.select = select; self.count = count }
     }
 
     public struct RawAction: Codable, Sendable {
@@ -38,17 +51,24 @@ public struct RawProfile: Codable, Sendable {
         public var field: String?
         public var entities: Int?
         public var weight: Int
+        public init(kind: String, field: String?, entities: Int?, weight: Int) {
+            self.kind = kind; self.field = field; self.entities = entities; self.weight = weight
+        }
     }
 
     public struct RawDispatch: Codable, Sendable {
         public var pattern: String
         public var burstSize: Int?
         public var threads: Int?
+        public init(pattern: String, burstSize: Int?, threads: Int?) {
+            self.pattern = pattern; self.burstSize = burstSize; self.threads = threads
+        }
     }
 
     public struct RawRun: Codable, Sendable {
         public var maxDispatches: Int?
         public var seconds: Double?
+        public init(maxDispatches: Int?, seconds: Double?) { self.maxDispatches = maxDispatches; self.seconds = seconds }
     }
 
     public struct RawQuick: Codable, Sendable {
@@ -56,6 +76,9 @@ public struct RawProfile: Codable, Sendable {
         public var sweep: [Int]?
         public var maxDispatches: Int?
         public var seconds: Double?
+        public init(entities: Int?, sweep: [Int]?, maxDispatches: Int?, seconds: Double?) {
+            self.entities = entities; self.sweep = sweep; self.maxDispatches = maxDispatches; self.seconds = seconds
+        }
     }
 
     /// The keys each object may hold, for the unknown-key check (a typo such
@@ -70,6 +93,11 @@ public struct RawProfile: Codable, Sendable {
         "run": ["maxDispatches", "seconds"],
         "quick": ["entities", "sweep", "maxDispatches", "seconds"],
     ]
+
+    /// The fields that hold a number of seconds. Every other number in a
+    /// profile is an integer, and must be written as one: `1.5` or `1e30`
+    /// for a count is refused naming the field, before `Codable` sees it.
+    static let fractionalFields: Set<String> = ["run.seconds", "quick.seconds"]
 }
 
 /// What a consumer selects from the state.
@@ -196,9 +224,37 @@ public struct ProfileError: Error, CustomStringConvertible, Sendable {
     public var expected: String
     public var found: String?
 
+    public init(file: String, field: String, expected: String, found: String?) {
+        self.file = file; self.field = field; self.expected = expected; self.found = found
+    }
+
     public var description: String {
         var text = "\(file): field '\(field.isEmpty ? "<root>" : field)': expected \(expected)"
         if let found { text += ", found \(found)" }
         return text
+    }
+}
+
+extension ProfileSpec {
+    /// The workload in one line, for chart footers: consumers by kind,
+    /// the action mix, the dispatch pattern.
+    public var workloadSummary: String {
+        let consumerKinds = consumers.filter { $0.count > 0 }.map { "\($0.count) \($0.select.rawValue)" }.joined(separator: ", ")
+        let weights = actions.reduce(0) { $0 + $1.weight }
+        var mix: [String: Int] = [:]
+        var order: [String] = []
+        for a in actions {
+            let name = a.kind == .updateEntities ? "update \(a.field.rawValue)" : a.kind.rawValue
+            if mix[name] == nil { order.append(name) }
+            mix[name, default: 0] += a.weight
+        }
+        let actionText = order.map { "\($0) \(Int((Double(mix[$0]!) / Double(weights) * 100).rounded()))%" }.joined(separator: ", ")
+        let dispatchText: String
+        switch pattern {
+        case .single: dispatchText = "one action at a time"
+        case .burst: dispatchText = "bursts of \(burstSize)"
+        case .threads: dispatchText = "\(threads) threads" + (burstSize > 1 ? ", bursts of \(burstSize)" : "")
+        }
+        return "\(consumerCount) consumers (\(consumerKinds)); actions: \(actionText); \(dispatchText)"
     }
 }
