@@ -38,7 +38,7 @@ import Atomics
 /// removed during a consume is not called afterwards, a consumer added
 /// during a consume is first evaluated by the next one. Selectors must not
 /// call into the consumer.
-public final class StateConsumer<State>: @unchecked Sendable {
+public final class StateConsumer<State> {
     // NB: `@unchecked Sendable`: `_guarded` is guarded by `_lock`; `_turn`
     // is touched only by the thread holding the consuming turn
     // (`_guarded.turn`). Both opt out of Swift's dynamic exclusivity checks,
@@ -346,3 +346,5 @@ public struct _ConsumeStatistics: Equatable, Sendable {
     public var evaluations = 0
     public init() {}
 }
+
+extension StateConsumer: @unchecked Sendable where State: Sendable {}

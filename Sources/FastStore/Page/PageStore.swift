@@ -28,7 +28,7 @@ import Combine
 /// consumer added to them is called at once with the current state, so the
 /// screen renders what is there. ``unbindAll()`` removes every consumer and disconnects them; asking
 /// for a consumer again binds it again.
-public final class PageStore<State, Action>: @unchecked Sendable {
+public final class PageStore<State, Action> {
     // NB: `@unchecked Sendable`: `_pageSubscription` and `_appBindings` are
     // guarded by `_lock`; the rest is immutable.
 
@@ -212,3 +212,5 @@ extension PageStore: ObservableObject {
     public var objectWillChange: ObservableObjectPublisher { store.objectWillChange }
 }
 #endif
+
+extension PageStore: @unchecked Sendable where State: Sendable, Action: Sendable {}

@@ -53,7 +53,7 @@ import Observation
 /// `state` closures must not fail on any state the root store can hold: a
 /// scope of a row that may be removed should read it by id, optionally
 /// (`{ $0.rows[id: id] }`), not by a position that may no longer exist.
-public final class ScopedStore<State, Action>: @unchecked Sendable {
+public final class ScopedStore<State, Action> {
     // NB: `@unchecked Sendable`: immutable but for `_observing`, an atomic
     // flag, and `_observation`, guarded by `_lock`.
     let _lens: any _ScopeLens<State, Action>
@@ -185,3 +185,5 @@ extension ScopedStore: ObservableObject {}
 #endif
 
 extension ScopedStore: StoreProtocol {}
+
+extension ScopedStore: @unchecked Sendable where State: Sendable, Action: Sendable {}

@@ -43,7 +43,7 @@ public struct Middleware<State, Action> {
 }
 
 /// What a middleware can reach: the state and the store's dispatch.
-public struct MiddlewareContext<State, Action>: @unchecked Sendable {
+public struct MiddlewareContext<State, Action> {
     @usableFromInline weak var _store: Store<State, Action>?
 
     @inlinable init(store: Store<State, Action>) { _store = store }
@@ -67,3 +67,5 @@ public struct MiddlewareContext<State, Action>: @unchecked Sendable {
         _store?.dispatch(action)
     }
 }
+
+extension MiddlewareContext: @unchecked Sendable where State: Sendable, Action: Sendable {}

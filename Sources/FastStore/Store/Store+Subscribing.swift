@@ -25,9 +25,10 @@ extension Store {
             body(state)
             return true
         }!
-        return StoreSubscription { [weak self] in
+        let store = _UncheckedWeak(self)
+        return StoreSubscription {
             entry.cancelled.store(true, ordering: .releasing)
-            self?._removeSubscriber(id: entry.id)
+            store.object?._removeSubscriber(id: entry.id)
         }
     }
 

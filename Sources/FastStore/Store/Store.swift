@@ -54,7 +54,7 @@ import Observation
 /// `Store` is `Observable`: `withObservationTracking { store.state }` sees
 /// every published change. Where Combine exists it is also an
 /// `ObservableObject`, usable as `@EnvironmentObject` / `@ObservedObject`.
-public final class Store<State, Action>: @unchecked Sendable {
+public final class Store<State, Action> {
     // NB: the mutable state lives in two manually allocated structs reached
     // through pointers, not in stored `var`s: class properties pay Swift's
     // dynamic exclusivity checks on every access (about half the cost of a
@@ -425,6 +425,14 @@ internal struct _StoreDrainOwned<State, Action> {
     }
 }
 
+/// A weak reference that crosses isolation domains: the store's internals
+/// are thread-safe whatever its `State` and `Action`.
+@usableFromInline
+internal struct _UncheckedWeak<Object: AnyObject>: @unchecked Sendable {
+    @usableFromInline weak var object: Object?
+    @inlinable init(_ object: Object) { self.object = object }
+}
+
 @usableFromInline
 internal struct _UncheckedSendable<Value>: @unchecked Sendable {
     @usableFromInline let value: Value
@@ -443,3 +451,5 @@ import Musl
 internal func _yieldThread() {
     sched_yield()
 }
+
+extension Store: @unchecked Sendable where State: Sendable, Action: Sendable {}
