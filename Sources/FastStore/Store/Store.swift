@@ -81,6 +81,10 @@ public final class Store<State, Action>: @unchecked Sendable {
     /// with no read since the previous one has nobody to tell and skips the
     /// registrar (~100 ns).
     @usableFromInline let _readSincePublish = ManagedAtomic<Bool>(true)
+    /// How many receivers of causes (change subscribers, change sequences)
+    /// are registered: a drain copies its batch's actions for them only
+    /// when this is not zero (see `Store+Changes.swift`).
+    @usableFromInline let _causeReceivers = ManagedAtomic<Int>(0)
 
     #if canImport(Combine)
     /// Combine's change publisher, for SwiftUI's `ObservableObject` support.
@@ -255,8 +259,11 @@ public final class Store<State, Action>: @unchecked Sendable {
             } else {
                 _reduceBatch(first: first)
             }
+            let batchFirst = first
             first = nil
-            _owned.pointee.batch.removeAll(keepingCapacity: true)
+            // NB: the batch is set aside (a swap), not cleared, until the
+            // subscribers were told: receivers of causes read it.
+            _owned.pointee.setBatchAside()
             if let oldRoot {
                 // Consumers find the drain's writes by the root stamp it
                 // produced, whichever way the state reaches them.
@@ -281,11 +288,16 @@ public final class Store<State, Action>: @unchecked Sendable {
                 _registrar.didSet(self, keyPath: _stateKeyPath)
             }
             if !subscribers.isEmpty {
-                _notify(subscribers, _owned.pointee.working)
+                if _causeReceivers.load(ordering: .acquiring) != 0 {
+                    _notifyWithCauses(subscribers, first: batchFirst)
+                } else {
+                    _notify(subscribers, _owned.pointee.working)
+                }
                 _lock.lock()
                 finished = _takeNextBatchOrFinish()
                 _lock.unlock()
             }
+            _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
             if let waiters = finished {
                 for waiter in waiters { waiter.resume() }
                 return
@@ -361,9 +373,18 @@ internal struct _StoreGuarded<State, Action> {
 internal struct _StoreDrainOwned<State, Action> {
     @usableFromInline var working: State
     @usableFromInline var batch: [Action] = []
+    /// The batch just reduced, kept until its subscribers were told (the
+    /// causes of its change); then emptied, keeping its capacity.
+    @usableFromInline var reducedBatch: [Action] = []
+    /// The actions of the batch being notified, copied only while receivers
+    /// of causes are registered.
+    @usableFromInline var causes: [Action]? = nil
+    /// How many batches copied their actions (a test hook).
+    @usableFromInline var causeCopies = 0
     @inlinable init(working: State) {
         self.working = working
         batch.reserveCapacity(64)
+        reducedBatch.reserveCapacity(64)
     }
 }
 
