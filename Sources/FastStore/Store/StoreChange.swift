@@ -26,6 +26,7 @@ public struct StoreChange<State, Action> {
 }
 
 extension StoreChange: Sendable where State: Sendable, Action: Sendable {}
+extension StoreChange: Equatable where State: Equatable, Action: Equatable {}
 
 /// A selection delivered by ``Store/changes(of:)``: the new value and the
 /// value delivered before it to the same iterator.
