@@ -259,10 +259,9 @@ public final class Store<State, Action>: @unchecked Sendable {
             } else {
                 _reduceBatch(first: first)
             }
-            let batchFirst = first
-            first = nil
-            // NB: the batch is set aside (a swap), not cleared, until the
-            // subscribers were told: receivers of causes read it.
+            // NB: the batch (with `first`) is set aside (a swap), not
+            // cleared, until the subscribers were told: receivers of causes
+            // read it.
             _owned.pointee.setBatchAside()
             if let oldRoot {
                 // Consumers find the drain's writes by the root stamp it
@@ -289,7 +288,7 @@ public final class Store<State, Action>: @unchecked Sendable {
             }
             if !subscribers.isEmpty {
                 if _causeReceivers.load(ordering: .acquiring) != 0 {
-                    _notifyWithCauses(subscribers, first: batchFirst)
+                    _notifyWithCauses(subscribers, first: first)
                 } else {
                     _notify(subscribers, _owned.pointee.working)
                 }
@@ -297,6 +296,7 @@ public final class Store<State, Action>: @unchecked Sendable {
                 finished = _takeNextBatchOrFinish()
                 _lock.unlock()
             }
+            first = nil
             _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
             if let waiters = finished {
                 for waiter in waiters { waiter.resume() }

@@ -122,13 +122,22 @@ import Testing
         let total = Self.threads * Self.perThread
         let mismatches = Locked<Int>(0)
         let checked = Locked<Int>(0)
+        let dispatchersDone = Locked<Int>(0)
+        let subscriptions = Locked<Int>(0)
         await onOwnThread {
             onThreads(Self.threads + 1) { t in
                 if t < Self.threads {
                     for _ in 0..<Self.perThread { store.dispatch(.add(1)) }
+                    dispatchersDone.withValue { $0 += 1 }
                     return
                 }
-                for _ in 0..<200 {
+                // Subscribe, keep the subscription for a random while (or
+                // until it saw three changes), cancel; again, until the
+                // dispatchers are done.
+                var rng = SeededGenerator.fromEnvironment(fallback: 0xCA05E5)
+                while dispatchersDone.withValue({ $0 }) < Self.threads {
+                    subscriptions.withValue { $0 += 1 }
+                    let seen = Locked(0)
                     let last = Locked<Int?>(nil)
                     let subscription = store.subscribeChanges { change in
                         let added = change.actions.count { if case .add = $0 { true } else { false } }
@@ -139,8 +148,12 @@ import Testing
                             }
                             previous = change.state.counter
                         }
+                        seen.withValue { $0 += 1 }
                     }
-                    _yieldRandomly()
+                    let patience = Int.random(in: 0..<200, using: &rng)
+                    for _ in 0..<patience where seen.withValue({ $0 }) < 3 && dispatchersDone.withValue({ $0 }) < Self.threads {
+                        sched_yield()
+                    }
                     subscription.cancel()
                 }
             }
@@ -148,7 +161,7 @@ import Testing
         await store.flush()
         #expect(store.state.counter == total)
         #expect(mismatches.withValue { $0 } == 0)
-        #expect(checked.withValue { $0 } > 0, "some subscribers saw two changes or more")
+        #expect(checked.withValue { $0 } > 0, "some of the \(subscriptions.withValue { $0 }) subscribers saw two changes or more")
         #expect(store._causeReceiverCount == 0)
         #expect(store.subscriberCount == 0)
     }
@@ -164,8 +177,4 @@ private func withWatchdog(seconds: Int = 60, _ body: @escaping @Sendable () asyn
     }
     await work.value
     watchdog.cancel()
-}
-
-private func _yieldRandomly() {
-    for _ in 0..<Int.random(in: 0..<50) { sched_yield() }
 }
