@@ -296,12 +296,12 @@ public final class Store<State, Action>: @unchecked Sendable {
                 finished = _takeNextBatchOrFinish()
                 _lock.unlock()
             }
-            first = nil
-            _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
             if let waiters = finished {
                 for waiter in waiters { waiter.resume() }
                 return
             }
+            first = nil
+            _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
         }
     }
 
@@ -310,6 +310,9 @@ public final class Store<State, Action>: @unchecked Sendable {
     @inlinable
     func _takeNextBatchOrFinish() -> [CheckedContinuation<Void, Never>]? {
         if _guarded.pointee.queue.takePending(into: &_owned.pointee.batch) { return nil }
+        // NB: the drain-owned part is the next drainer's once the lock is
+        // released: the reduced batch is emptied before.
+        _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
         return _guarded.pointee.queue.finishIfIdle()!
     }
 
