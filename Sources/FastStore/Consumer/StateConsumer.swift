@@ -175,13 +175,17 @@ public final class StateConsumer<State> {
             case nil: return
             case .state(let state)?: _consumeOne(state)
             case .read(let read)?: _consumeOne(read())
+            case .change(let state, let causes)?: _consumeOne(state, causes: causes)
             }
         }
     }
 
     /// One consume, holding the consuming turn.
+    ///
+    /// - Parameter causes: The actions that produced `state` (an `[Action]`),
+    ///   for the callbacks that take them; `nil` when it came without.
     @inlinable
-    internal func _consumeOne(_ state: State) {
+    internal func _consumeOne(_ state: State, causes: Any? = nil) {
         _turn.plan.removeAll(keepingCapacity: true)
         let newRoot = _rootReader?(state)
         let lastRoot = _turn.lastRoot
@@ -196,6 +200,10 @@ public final class StateConsumer<State> {
         _lock.lock()
         _turn.removalsSeen = _removals.load(ordering: .relaxed)
         if _guarded.consumeInstantly { _guarded.instantState = state }
+        // NB: with no callback that takes causes there is no slot, and the
+        // causes are dropped.
+        let causeSlot = _guarded.causeSlot
+        causeSlot?.current = causes
         if let newRoot {
             if let lastRoot, lastRoot == newRoot {
                 // Same node at the same stamp: same state. Only consumers
@@ -231,6 +239,7 @@ public final class StateConsumer<State> {
             for handle in _turn.plan { _evaluateAndDeliver(handle, state) }
         }
         _turn.plan.removeAll(keepingCapacity: true)
+        causeSlot?.current = nil
         _lock.lock()
         _flushEvaluations()
         #if FASTSTORE_INTERNAL_CHECKS
@@ -302,6 +311,9 @@ internal struct _ConsumerGuarded<State> {
     /// Statistics of the consumes so far, for tests and benchmarks.
     @usableFromInline var stats = _ConsumeCounters()
     @usableFromInline var diagnosedSlowPath = false
+    /// The causes of the consume being delivered, for the callbacks that
+    /// take them; made by the first such callback's `add`.
+    @usableFromInline var causeSlot: _CauseSlot? = nil
     @inlinable init() {}
 }
 

@@ -84,6 +84,10 @@ public final class Store<State, Action> {
     /// with no read since the previous one has nobody to tell and skips the
     /// registrar (~100 ns).
     @usableFromInline let _readSincePublish = ManagedAtomic<Bool>(true)
+    /// How many receivers of causes (change subscribers, change sequences)
+    /// are registered: a drain copies its batch's actions for them only
+    /// when this is not zero (see `Store+Changes.swift`).
+    @usableFromInline let _causeReceivers = ManagedAtomic<Int>(0)
 
     #if canImport(Combine)
     /// Combine's change publisher, for SwiftUI's `ObservableObject` support.
@@ -289,8 +293,10 @@ public final class Store<State, Action> {
             } else {
                 _reduceBatch(first: first)
             }
-            first = nil
-            _owned.pointee.batch.removeAll(keepingCapacity: true)
+            // NB: the batch (with `first`) is set aside (a swap), not
+            // cleared, until the subscribers were told: receivers of causes
+            // read it.
+            _owned.pointee.setBatchAside()
             var changes: _DrainChanges? = nil
             if let oldRoot {
                 // Consumers find the drain's writes by the root stamp it
@@ -330,7 +336,11 @@ public final class Store<State, Action> {
                 _notifyWholeStateObservers()
             }
             if !subscribers.isEmpty {
-                _notify(subscribers, _owned.pointee.working)
+                if _causeReceivers.load(ordering: .acquiring) != 0 {
+                    _notifyWithCauses(subscribers, first: first)
+                } else {
+                    _notify(subscribers, _owned.pointee.working)
+                }
                 _lock.lock()
                 finished = _takeNextBatchOrFinish()
                 _lock.unlock()
@@ -339,6 +349,8 @@ public final class Store<State, Action> {
                 for waiter in waiters { waiter.resume() }
                 return
             }
+            first = nil
+            _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
         }
     }
 
@@ -356,6 +368,9 @@ public final class Store<State, Action> {
     @inlinable
     func _takeNextBatchOrFinish() -> [CheckedContinuation<Void, Never>]? {
         if _guarded.pointee.queue.takePending(into: &_owned.pointee.batch) { return nil }
+        // NB: the drain-owned part is the next drainer's once the lock is
+        // released: the reduced batch is emptied before.
+        _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
         return _guarded.pointee.queue.finishIfIdle()!
     }
 
@@ -419,9 +434,18 @@ internal struct _StoreGuarded<State, Action> {
 internal struct _StoreDrainOwned<State, Action> {
     @usableFromInline var working: State
     @usableFromInline var batch: [Action] = []
+    /// The batch just reduced, kept until its subscribers were told (the
+    /// causes of its change); then emptied, keeping its capacity.
+    @usableFromInline var reducedBatch: [Action] = []
+    /// The actions of the batch being notified, copied only while receivers
+    /// of causes are registered.
+    @usableFromInline var causes: [Action]? = nil
+    /// How many batches copied their actions (a test hook).
+    @usableFromInline var causeCopies = 0
     @inlinable init(working: State) {
         self.working = working
         batch.reserveCapacity(64)
+        reducedBatch.reserveCapacity(64)
     }
 }
 
