@@ -1,0 +1,179 @@
+import Atomics
+import Observation
+#if canImport(Dispatch)
+import Dispatch
+#endif
+
+// The drain: reducing batches on the working copy, publishing them, telling
+// Observation and the subscribers, and ending the drain.
+
+extension Store {
+    /// Reduces batches until the queue is empty. Runs on one thread at a
+    /// time: the one whose `enqueue` returned `true`.
+    ///
+    /// Per batch: reduce on the working copy (journaled when the state is
+    /// versioned), publish under the lock, notify subscribers, then take the
+    /// next batch or end the drain under the lock. With no subscribers the
+    /// publish, the take and the end share one critical section, so a lone
+    /// dispatch costs two lock round trips.
+    ///
+    /// - Parameter first: An action to reduce before anything queued (the
+    ///   dispatching thread's own action, never queued).
+    @inlinable
+    func _drain(first: Action?) {
+        let context = _TrackingContext.current
+        let outerStore = context.drainingStore
+        let outerObserves = context.observesReads
+        context.drainingStore = ObjectIdentifier(self)
+        // NB: reducers, middleware and subscribers do not register
+        // Observation accesses, whatever the thread read before.
+        context.observesReads = false
+        defer {
+            context.drainingStore = outerStore
+            context.observesReads = outerObserves
+        }
+
+        var first = first
+        // NB: only the draining thread writes `_guarded.pointee.state`, so it
+        // may read it without the lock.
+        _owned.pointee.working = _guarded.pointee.state
+        if first == nil {
+            _lock.lock()
+            let took = _guarded.pointee.queue.takePending(into: &_owned.pointee.batch)
+            _lock.unlock()
+            _usagePrecondition(took, "FastStore: internal error: a drain started with nothing to reduce")
+        }
+        while true {
+            // Reduce one batch on the working copy.
+            let oldRoot = _rootVersion?(_owned.pointee.working)
+            if oldRoot != nil {
+                _journal.reset()
+                _journal.record { _reduceBatch(first: first) }
+            } else {
+                _reduceBatch(first: first)
+            }
+            // NB: the batch (with `first`) is set aside (a swap), not
+            // cleared, until the subscribers were told: receivers of causes
+            // read it.
+            _owned.pointee.setBatchAside()
+            var changes: _DrainChanges? = nil
+            if let oldRoot {
+                // Consumers find the drain's writes by the root stamp it
+                // produced, whichever way the state reaches them.
+                let drained = _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working))
+                _ChangeLog.shared.publish(drained)
+                changes = drained
+            }
+
+            // Publish it, notify, then take the next batch or finish.
+            // NB: Observation is told after the write (see `state` for why a
+            // notification before it could miss a read).
+            _willChange()
+            var finished: [CheckedContinuation<Void, Never>]? = nil
+            _lock.lock()
+            _guarded.pointee.state = _owned.pointee.working
+            var generation: UInt64 = 0
+            if let publication = _publication {
+                // NB: under the lock, with the state: a reader gets a state
+                // and its generation together.
+                generation = publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
+            }
+            let subscribers = _guarded.pointee.subscribers
+            if subscribers.isEmpty {
+                finished = _takeNextBatchOrFinish()
+            }
+            _lock.unlock()
+            if let changes {
+                // Versioned state: the observers of what the drain wrote,
+                // and the whole state's only when the writes do not account
+                // for the step (the root was replaced).
+                _ObservationHub.shared.publish(changes.writes, from: _publication!, generation: generation)
+                if !changes.isChained {
+                    _notifyWholeStateObservers()
+                }
+            } else {
+                _notifyWholeStateObservers()
+            }
+            if !subscribers.isEmpty {
+                if _causeReceivers.load(ordering: .acquiring) != 0 {
+                    _notifyWithCauses(subscribers, first: first)
+                } else {
+                    _notify(subscribers, _owned.pointee.working)
+                }
+                _lock.lock()
+                finished = _takeNextBatchOrFinish()
+                _lock.unlock()
+            }
+            if let waiters = finished {
+                for waiter in waiters { waiter.resume() }
+                return
+            }
+            first = nil
+            _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Tells the observers of the whole `state` (see `state` for the order).
+    @inlinable
+    func _notifyWholeStateObservers() {
+        if _readSincePublish.exchange(false, ordering: .sequentiallyConsistent) {
+            _registrar.willSet(self, keyPath: _stateKeyPath)
+            _registrar.didSet(self, keyPath: _stateKeyPath)
+        }
+    }
+
+    /// Under the lock: takes the pending actions as the next batch, or, when
+    /// none are pending, ends the drain and returns the waiters to resume.
+    @inlinable
+    func _takeNextBatchOrFinish() -> [CheckedContinuation<Void, Never>]? {
+        if _guarded.pointee.queue.takePending(into: &_owned.pointee.batch) { return nil }
+        // NB: the drain-owned part is the next drainer's once the lock is
+        // released: the reduced batch is emptied before.
+        _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
+        return _guarded.pointee.queue.finishIfIdle()!
+    }
+
+    @inlinable
+    func _reduceBatch(first: Action?) {
+        if _middleware.isEmpty {
+            if let first { _reducer(&_owned.pointee.working, first) }
+            for action in _owned.pointee.batch { _reducer(&_owned.pointee.working, action) }
+        } else {
+            let context = MiddlewareContext(store: self)
+            if let first { _runChain(0, first, context) }
+            for action in _owned.pointee.batch { _runChain(0, action, context) }
+        }
+    }
+
+    @inlinable
+    func _runChain(_ index: Int, _ action: Action, _ context: MiddlewareContext<State, Action>) {
+        if index == _middleware.count {
+            _reducer(&_owned.pointee.working, action)
+        } else {
+            _middleware[index].body(context, action) { next in
+                self._runChain(index + 1, next, context)
+            }
+        }
+    }
+
+    /// The state middleware sees: the working state inside this store's drain,
+    /// the published state elsewhere.
+    @usableFromInline
+    var _middlewareState: State {
+        _TrackingContext.ifPresent?.drainingStore == ObjectIdentifier(self) ? _owned.pointee.working : state
+    }
+
+    @inlinable
+    func _notify(_ subscribers: [_Subscriber<State>], _ newState: State) {
+        var sawGone = false
+        for subscriber in subscribers where !subscriber.cancelled.load(ordering: .acquiring) {
+            switch subscriber.thread {
+            case .drainThread:
+                if !subscriber.deliver(newState) { sawGone = true }
+            case .main:
+                _deliverOnMain(subscriber, newState)
+            }
+        }
+        if sawGone { _removeGoneSubscribers() }
+    }
+}
