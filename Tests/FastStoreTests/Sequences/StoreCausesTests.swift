@@ -157,6 +157,34 @@ import Testing
         subscription.cancel()
     }
 
+    @Test func aChangeQueuedBehindARunningConsumeKeepsItsOwnActions() {
+        let store = makeSeqStore()
+        let consumer = StateConsumer<SeqApp>()
+        var log: [(Int, [SeqAction])] = []
+        var queued: StoreChange<SeqApp, SeqAction>?
+        consumer.add({ $0.counter }) { (_: Int?, new: Int, actions: [SeqAction]) in
+            log.append((new, actions))
+            // From inside a callback: queued, delivered after this consume.
+            if let change = queued {
+                queued = nil
+                consumer.consume(change)
+            }
+        }
+        let initial = store.state
+        store.dispatch(.add(1))
+        let first = store.state
+        store.dispatch(.add(2))
+        queued = StoreChange(state: store.state, actions: [.add(2)])
+        consumer.consume(newState: initial)
+        consumer.consume(StoreChange(state: first, actions: [SeqAction.add(1)]))
+        store.dispatch(.add(3))
+        consumer.consume(newState: store.state)
+        // The change queued by the first callback comes right after the
+        // first consume; each consume has its own actions, none left over.
+        #expect(log.map(\.0) == [0, 3, 1, 6])
+        #expect(log.map(\.1) == [[], [.add(2)], [.add(1)], []])
+    }
+
     @MainActor
     @Test func aConsumerConnectedToChangesOnMainGetsTheActionsOfEveryCoalescedBatch() async {
         let store = makeSeqStore()
