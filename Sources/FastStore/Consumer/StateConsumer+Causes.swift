@@ -5,7 +5,8 @@
 // NB: the consumer is not generic over the action type, so the causes of a
 // consume travel type-erased (an `[Action]` in an `Any`, stored inline, no
 // allocation) in a slot that only the thread holding the consuming turn
-// touches; each callback casts them back to the `[Action]` it declared.
+// touches: set before the consume, cleared at its end; each callback casts
+// them back to the `[Action]` it declared.
 
 extension StateConsumer {
     /// Adds a consumer called, whenever the selection changes, with the
@@ -49,10 +50,31 @@ extension StateConsumer {
     @inlinable
     public func consume<Action>(_ change: StoreChange<State, Action>) {
         _lock.lock()
-        let mustConsume = _guarded.turn.arrive(.change(change.state, causes: change.actions))
+        // NB: with no callback that takes actions there is no slot, and the
+        // actions are dropped. A consume queued behind a running one sets
+        // them when its turn comes: a queued read, which costs a closure,
+        // rather than a case of its own in every queued consume.
+        guard let slot = _guarded.causeSlot else {
+            let mustConsume = _guarded.turn.arrive(.state(change.state))
+            _lock.unlock()
+            guard mustConsume else { return }
+            _consumeOne(change.state)
+            _finishTurn()
+            return
+        }
+        if _guarded.turn.isTaken {
+            let state = change.state, actions = change.actions
+            _ = _guarded.turn.arrive(.read({
+                slot.current = actions
+                return state
+            }))
+            _lock.unlock()
+            return
+        }
+        _ = _guarded.turn.arrive(.state(change.state))
         _lock.unlock()
-        guard mustConsume else { return }
-        _consumeOne(change.state, causes: change.actions)
+        slot.current = change.actions
+        _consumeOne(change.state)
         _finishTurn()
     }
 

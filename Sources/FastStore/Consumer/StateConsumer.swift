@@ -175,17 +175,13 @@ public final class StateConsumer<State> {
             case nil: return
             case .state(let state)?: _consumeOne(state)
             case .read(let read)?: _consumeOne(read())
-            case .change(let state, let causes)?: _consumeOne(state, causes: causes)
             }
         }
     }
 
     /// One consume, holding the consuming turn.
-    ///
-    /// - Parameter causes: The actions that produced `state` (an `[Action]`),
-    ///   for the callbacks that take them; `nil` when it came without.
     @inlinable
-    internal func _consumeOne(_ state: State, causes: Any? = nil) {
+    internal func _consumeOne(_ state: State) {
         _turn.plan.removeAll(keepingCapacity: true)
         let newRoot = _rootReader?(state)
         let lastRoot = _turn.lastRoot
@@ -200,10 +196,6 @@ public final class StateConsumer<State> {
         _lock.lock()
         _turn.removalsSeen = _removals.load(ordering: .relaxed)
         if _guarded.consumeInstantly { _guarded.instantState = state }
-        // NB: with no callback that takes causes there is no slot, and the
-        // causes are dropped.
-        let causeSlot = _guarded.causeSlot
-        causeSlot?.current = causes
         if let newRoot {
             if let lastRoot, lastRoot == newRoot {
                 // Same node at the same stamp: same state. Only consumers
@@ -239,8 +231,10 @@ public final class StateConsumer<State> {
             for handle in _turn.plan { _evaluateAndDeliver(handle, state) }
         }
         _turn.plan.removeAll(keepingCapacity: true)
-        causeSlot?.current = nil
         _lock.lock()
+        // NB: the causes a `consume(_:)` of a change set for this consume
+        // (`StateConsumer+Causes.swift`) are not those of the next.
+        if let causeSlot = _guarded.causeSlot { causeSlot.current = nil }
         _flushEvaluations()
         #if FASTSTORE_INTERNAL_CHECKS
         _guarded.registry._invariantCheck()

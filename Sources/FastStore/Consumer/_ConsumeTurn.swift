@@ -58,7 +58,4 @@ internal enum _PendingConsume<State> {
     case state(State)
     /// The latest state of a source, read when its turn comes.
     case read(() -> State)
-    /// A state with the actions that produced it (an `[Action]`), for the
-    /// callbacks that take them (`StateConsumer+Causes.swift`).
-    case change(State, causes: Any)
 }
