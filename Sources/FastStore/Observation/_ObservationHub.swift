@@ -89,7 +89,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     func access(_ node: NodeID, _ kind: _ReadKind, _ context: _TrackingContext) {
         let dependency = _Dependency(node: node, kind: kind)
         let publication = context.observedPublication.map(ObjectIdentifier.init)
-        let onMain = _isMainThread
+        let onMain = Self._isMainThread
         lock.lock()
         let keyPath: KeyPath<_ObservationHub, Int>
         if let id = byDependency[dependency] {
@@ -119,7 +119,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
            observed.generation.load(ordering: .sequentiallyConsistent) != context.observedGeneration {
             context.observedPublication = nil
             let key = _SnapshotKey(publication: ObjectIdentifier(observed), generation: context.observedGeneration)
-            _renotify([\_ObservationHub[_snapshot: key]], onMain: onMain)
+            _renotify([.lateSnapshot(\_ObservationHub[_snapshot: key])], onMain: onMain)
         }
     }
 
@@ -146,14 +146,41 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// The number of re-notifications scheduled and not yet delivered.
     let pendingRenotifications = ManagedAtomic<Int>(0)
 
-    /// Tells Observation again, asynchronously, about `keyPaths`.
+    /// One key to tell again, and how to know whether someone still waits
+    /// for it.
+    enum _Renotification {
+        /// The key of a replaced state, kept in `replacedSnapshots` under
+        /// `token`: the very instance its trackings hold, so it is still
+        /// awaited while anyone else holds it.
+        case snapshot(token: Int)
+        /// A snapshot key rebuilt for a late read: not the trackings'
+        /// instance, so it is told at every attempt (no new tracking
+        /// registers an old generation's key: telling it again costs a
+        /// lookup).
+        case lateSnapshot(KeyPath<_ObservationHub, Int>)
+        /// A per-node registration: still awaited while its latest read is
+        /// the one from `generation` and someone holds its key.
+        case entry(id: Int, generation: UInt64)
+    }
+
+    /// The keys of replaced states awaiting a re-notification, by token.
+    /// Guarded by `lock`.
+    var replacedSnapshots: [Int: KeyPath<_ObservationHub, Int>] = [:]
+    var nextSnapshotToken = 0
+
+    /// The re-notification attempts, a millisecond apart at first and
+    /// doubling: a tracking whose thread is descheduled between its read and
+    /// the end of its closure (a loaded machine) is still told.
+    static let renotificationAttempts = 6
+
+    /// Tells Observation again, asynchronously, about `items`.
     ///
     /// Two reads need it. A *late* read: a publish came after the thread's
     /// `state` read, and the thread registered reads of the older state it
     /// got after the publish looked for observers, so the publish could not
-    /// tell it (`keyPaths` is then the key every tracked read of that state
-    /// registered). An *in-flight* read: a publish affected a registration
-    /// made from the state just before it that is still held after the
+    /// tell it (the item is then the key every tracked read of that state
+    /// registered). An *in-flight* read: a publish told a registration made
+    /// from the state just before it that is still held after the
     /// notification: held by a tracking that had not installed its
     /// observers yet (Observation installs them only when the tracked
     /// closure returns), as a told tracking lets its key paths go.
@@ -161,33 +188,103 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// NB: asynchronously, so that the tracking is installed by then: on the
     /// main queue when the read ran on the main thread (SwiftUI installs
     /// its tracking in the same turn of the main queue), else on a global
-    /// queue a millisecond later (best effort). A tracking told twice is
-    /// invalidated once more than it needed, at worst.
-    func _renotify(_ keyPaths: [KeyPath<_ObservationHub, Int>], onMain: Bool) {
-        guard !keyPaths.isEmpty else { return }
-        pendingRenotifications.wrappingIncrement(ordering: .relaxed)
-        let box = _UncheckedSendable((self, keyPaths))
+    /// queue a millisecond later; then again, up to
+    /// ``renotificationAttempts`` times with doubling delays, for the items
+    /// still awaited. A tracking told twice is invalidated once more than
+    /// it needed, at worst.
+    func _renotify(_ items: [_Renotification], onMain: Bool, attempt: Int = 0) {
+        guard !items.isEmpty else { return }
+        if attempt == 0 { pendingRenotifications.wrappingIncrement(ordering: .relaxed) }
+        let box = _UncheckedSendable((self, items))
         let notify: @Sendable () -> Void = {
-            let (hub, keyPaths) = box.value
-            for keyPath in keyPaths { hub.registrar.willSet(hub, keyPath: keyPath) }
-            for keyPath in keyPaths { hub.registrar.didSet(hub, keyPath: keyPath) }
-            hub.pendingRenotifications.wrappingDecrement(ordering: .releasing)
+            let (hub, items) = box.value
+            hub._fire(items)
+            hub.lock.lock()
+            let awaited = attempt + 1 < Self.renotificationAttempts ? items.filter { hub._isAwaited($0) } : []
+            for case .snapshot(let token) in items where !awaited.contains(where: {
+                if case .snapshot(token) = $0 { true } else { false }
+            }) {
+                hub.replacedSnapshots[token] = nil
+            }
+            hub.lock.unlock()
+            if awaited.isEmpty {
+                hub.pendingRenotifications.wrappingDecrement(ordering: .releasing)
+            } else {
+                hub._renotify(awaited, onMain: onMain, attempt: attempt + 1)
+            }
         }
         #if canImport(Dispatch)
-        if onMain {
+        if onMain && attempt == 0 {
             DispatchQueue.main.async(execute: notify)
         } else {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1), execute: notify)
+            let delay = DispatchTime.now() + .milliseconds(1 << (onMain ? attempt - 1 : attempt))
+            (onMain ? DispatchQueue.main : DispatchQueue.global()).asyncAfter(deadline: delay, execute: notify)
         }
         #else
-        notify()
+        _fire(items)
+        pendingRenotifications.wrappingDecrement(ordering: .releasing)
         #endif
+    }
+
+    /// Calls `willSet` and `didSet` for the keys of `items`.
+    func _fire(_ items: [_Renotification]) {
+        var keyPaths: [KeyPath<_ObservationHub, Int>] = []
+        lock.lock()
+        for item in items {
+            switch item {
+            case .snapshot(let token): if let keyPath = replacedSnapshots[token] { keyPaths.append(keyPath) }
+            case .lateSnapshot(let keyPath): keyPaths.append(keyPath)
+            case .entry(let id, _): if let entry = entries[id] { keyPaths.append(entry.keyPath) }
+            }
+        }
+        lock.unlock()
+        for keyPath in keyPaths { registrar.willSet(self, keyPath: keyPath) }
+        for keyPath in keyPaths { registrar.didSet(self, keyPath: keyPath) }
+    }
+
+    /// Whether someone may still wait for `item`. Must hold the lock.
+    func _isAwaited(_ item: _Renotification) -> Bool {
+        switch item {
+        case .lateSnapshot:
+            return true
+        case .snapshot(let token):
+            guard replacedSnapshots[token] != nil else { return false }
+            return !isKnownUniquelyReferenced(&replacedSnapshots[token]!)
+        case .entry(let id, let generation):
+            guard entries[id] != nil, entries[id]!.generation == generation else { return false }
+            return !isKnownUniquelyReferenced(&entries[id]!.keyPath)
+        }
+    }
+
+    /// Tells the trackings that read a replaced state (a publish of plain
+    /// state, or of a replaced root), and again, asynchronously, those that
+    /// still hold its key afterwards: see ``_renotify(_:onMain:)``.
+    @usableFromInline
+    func _notifyReplaced(_ snapshot: inout _Publication.Snapshot?) {
+        guard var replaced = snapshot else { return }
+        snapshot = nil
+        registrar.willSet(self, keyPath: replaced.keyPath)
+        registrar.didSet(self, keyPath: replaced.keyPath)
+        // NB: a told tracking let the key go; only this copy is left unless
+        // one was not installed yet (or a read of that state has not
+        // registered yet: it is told once more than it needed).
+        guard !isKnownUniquelyReferenced(&replaced.keyPath) else { return }
+        lock.lock()
+        nextSnapshotToken += 1
+        let token = nextSnapshotToken
+        replacedSnapshots[token] = replaced.keyPath
+        let (readOnMain, readElsewhere) = (replaced.readOnMain, replaced.readElsewhere)
+        _ = consume replaced
+        lock.unlock()
+        if readElsewhere { _renotify([.snapshot(token: token)], onMain: false) }
+        if readOnMain { _renotify([.snapshot(token: token)], onMain: true) }
     }
 
     /// Whether the calling thread is the main thread (always `false` where
     /// that cannot be told cheaply: the re-notification then takes the
     /// global queue).
-    var _isMainThread: Bool {
+    @usableFromInline
+    static var _isMainThread: Bool {
         #if canImport(Darwin)
         pthread_main_np() != 0
         #else
@@ -238,12 +335,13 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         // A registration read from the state just before this one that is
         // still held after the notification is held by a tracking that was
         // not told: one whose observers were not installed yet.
-        var inFlight: [KeyPath<_ObservationHub, Int>] = []
-        var inFlightOnMain: [KeyPath<_ObservationHub, Int>] = []
+        var inFlight: [_Renotification] = []
+        var inFlightOnMain: [_Renotification] = []
         lock.lock()
         for id in recent where entries[id] != nil && !isKnownUniquelyReferenced(&entries[id]!.keyPath) {
             let entry = entries[id]!
-            if entry.onMain { inFlightOnMain.append(entry.keyPath) } else { inFlight.append(entry.keyPath) }
+            let item = _Renotification.entry(id: id, generation: entry.generation)
+            if entry.onMain { inFlightOnMain.append(item) } else { inFlight.append(item) }
         }
         lock.unlock()
         _renotify(inFlight, onMain: false)
@@ -270,26 +368,52 @@ struct _SnapshotKey: Hashable, Sendable {
     let generation: UInt64
 }
 
-/// The generation of a store's published state, which every publish of a
-/// versioned state steps (under the store's lock): what a thread's observed
-/// reads are checked against.
+/// The generation of a store's published state, which every publish steps
+/// (under the store's lock): what a thread's tracked reads are checked
+/// against.
 @usableFromInline
 internal final class _Publication: @unchecked Sendable {
-    // NB: `@unchecked Sendable`: an atomic and a constant.
+    // NB: `@unchecked Sendable`: an atomic, and `snapshot`, guarded by the
+    // store's lock.
     @usableFromInline let generation = ManagedAtomic<UInt64>(0)
-    /// The snapshot key path of the latest generation read, made once per
-    /// generation (a key path with an argument costs a run-time
-    /// instantiation). Guarded by the store's lock.
-    var snapshotKeyPath: (generation: UInt64, keyPath: KeyPath<_ObservationHub, Int>)?
+
+    /// The key every tracked read of the state at one generation registers,
+    /// and on which threads such reads ran.
+    @usableFromInline
+    struct Snapshot {
+        let generation: UInt64
+        var keyPath: KeyPath<_ObservationHub, Int>
+        var readOnMain = false
+        var readElsewhere = false
+    }
+
+    /// The snapshot of the latest generation read, made once per generation
+    /// (a key path with an argument costs a run-time instantiation).
+    /// Guarded by the store's lock.
+    var snapshot: Snapshot?
     @usableFromInline init() {}
 
     /// The key path every tracked read of the state at `generation`
     /// registers. Must hold the store's lock.
-    func snapshotKeyPath(_ generation: UInt64) -> KeyPath<_ObservationHub, Int> {
-        if let cached = snapshotKeyPath, cached.generation == generation { return cached.keyPath }
-        let keyPath = \_ObservationHub[_snapshot: _SnapshotKey(publication: ObjectIdentifier(self), generation: generation)]
-        snapshotKeyPath = (generation, keyPath)
-        return keyPath
+    @usableFromInline
+    func snapshotKeyPath(_ generation: UInt64, onMain: Bool) -> KeyPath<_ObservationHub, Int> {
+        if snapshot?.generation != generation {
+            let keyPath = \_ObservationHub[_snapshot: _SnapshotKey(publication: ObjectIdentifier(self), generation: generation)]
+            snapshot = Snapshot(generation: generation, keyPath: keyPath)
+        }
+        if onMain { snapshot!.readOnMain = true } else { snapshot!.readElsewhere = true }
+        return snapshot!.keyPath
+    }
+
+    /// Takes the snapshot of `generation` (the state a publish replaces), if
+    /// some tracked read made it. Must hold the store's lock.
+    ///
+    /// - Complexity: O(1).
+    @usableFromInline
+    func takeSnapshotKeyPath(_ generation: UInt64) -> Snapshot? {
+        guard let taken = snapshot, taken.generation == generation else { return nil }
+        snapshot = nil
+        return taken
     }
 }
 

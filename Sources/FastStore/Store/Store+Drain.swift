@@ -72,12 +72,10 @@ extension Store {
             var finished: [CheckedContinuation<Void, Never>]? = nil
             _lock.lock()
             _guarded.pointee.state = _owned.pointee.working
-            var generation: UInt64 = 0
-            if let publication = _publication {
-                // NB: under the lock, with the state: a reader gets a state
-                // and its generation together.
-                generation = publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
-            }
+            // NB: under the lock, with the state: a reader gets a state and
+            // its generation together.
+            let generation = _publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
+            var replaced = _publication.takeSnapshotKeyPath(generation &- 1)
             let subscribers = _guarded.pointee.subscribers
             if subscribers.isEmpty {
                 finished = _takeNextBatchOrFinish()
@@ -87,12 +85,12 @@ extension Store {
                 // Versioned state: the observers of what the drain wrote,
                 // and the whole state's only when the writes do not account
                 // for the step (the root was replaced).
-                _ObservationHub.shared.publish(changes.writes, from: _publication!, generation: generation)
+                _ObservationHub.shared.publish(changes.writes, from: _publication, generation: generation)
                 if !changes.isChained {
-                    _notifyWholeStateObservers()
+                    _notifyWholeStateObservers(&replaced)
                 }
             } else {
-                _notifyWholeStateObservers()
+                _notifyWholeStateObservers(&replaced)
             }
             if !subscribers.isEmpty {
                 if _causeReceivers.load(ordering: .acquiring) != 0 {
@@ -113,13 +111,22 @@ extension Store {
         }
     }
 
-    /// Tells the observers of the whole `state` (see `state` for the order).
+    /// Tells the observers of the whole `state` (see `state` for the order),
+    /// and those of the state this publish replaced: `replaced`, its
+    /// generation's key, when some tracked read registered it.
+    ///
+    /// A tracking that read the replaced state and had not installed its
+    /// observers when they were told (Observation installs them when the
+    /// tracked closure returns) still holds that key afterwards, as a told
+    /// tracking lets it go: the key is then fired again, asynchronously
+    /// (``_ObservationHub/_renotify(_:onMain:)``).
     @inlinable
-    func _notifyWholeStateObservers() {
+    func _notifyWholeStateObservers(_ replaced: inout _Publication.Snapshot?) {
         if _readSincePublish.exchange(false, ordering: .sequentiallyConsistent) {
             _registrar.willSet(self, keyPath: _stateKeyPath)
             _registrar.didSet(self, keyPath: _stateKeyPath)
         }
+        if replaced != nil { _ObservationHub.shared._notifyReplaced(&replaced) }
     }
 
     /// Under the lock: takes the pending actions as the next batch, or, when

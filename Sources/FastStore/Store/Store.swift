@@ -72,9 +72,9 @@ public final class Store<State, Action> {
     @usableFromInline let _reducer: Reducer<State, Action>
     @usableFromInline let _middleware: [Middleware<State, Action>]
     @usableFromInline let _rootVersion: ((State) -> _RootVersion)?
-    /// The generation of the published state, stepped by every publish,
-    /// when the state is versioned (per-node Observation).
-    @usableFromInline let _publication: _Publication?
+    /// The generation of the published state, stepped by every publish:
+    /// what a tracked read is checked against (see `state`).
+    @usableFromInline let _publication = _Publication()
     @usableFromInline let _registrar = ObservationRegistrar()
     /// `\.state`, instantiated once: a key path into a generic class is
     /// otherwise built at run time on every use (two mallocs, microseconds).
@@ -112,7 +112,6 @@ public final class Store<State, Action> {
         _reducer = reducer
         _middleware = middleware
         _rootVersion = _RootVersion.reader(for: State.self)
-        _publication = _rootVersion != nil ? _Publication() : nil
         _stateKeyPath = \Store<State, Action>.state
     }
 
@@ -135,27 +134,31 @@ public final class Store<State, Action> {
         // the flag, then notifies. A read that gets an older state than a
         // publish's registered and flagged before that publish wrote, so the
         // publish (or an earlier one, which then notified this registration)
-        // finds the flag set and notifies it: no tracked read is left with a
-        // stale state (`StoreObservationRaceTests`).
+        // finds the flag set and notifies it (`StoreObservationRaceTests`).
         _registrar.access(self, keyPath: _stateKeyPath)
         if !_readSincePublish.load(ordering: .sequentiallyConsistent) {
             _readSincePublish.store(true, ordering: .sequentiallyConsistent)
         }
-        guard let publication = _publication else { return _publishedState }
-        // Versioned state: what this thread reads from it next registers
-        // per-node Observation accesses (see `_ObservationHub`), checked
-        // against the generation read here.
+        let context = _TrackingContext.current
+        guard context.drainingStore == nil else { return _publishedState }
+        // The key of this generation's state, which the publish that
+        // replaces it fires (plain state, or a replaced root) and fires
+        // again, asynchronously, while a tracking that was not installed
+        // yet still holds it (see `_notifyWholeStateObservers`).
+        let onMain = _ObservationHub._isMainThread
         _lock.lock()
         let state = _guarded.pointee.state
-        let generation = publication.generation.load(ordering: .relaxed)
-        let snapshotKeyPath = publication.snapshotKeyPath(generation)
+        let generation = _publication.generation.load(ordering: .relaxed)
+        let snapshotKeyPath = _publication.snapshotKeyPath(generation, onMain: onMain)
         _lock.unlock()
-        let context = _TrackingContext.current
-        if context.drainingStore == nil {
-            let hub = _ObservationHub.shared
-            hub.registrar.access(hub, keyPath: snapshotKeyPath)
+        let hub = _ObservationHub.shared
+        hub.registrar.access(hub, keyPath: snapshotKeyPath)
+        if _rootVersion != nil {
+            // Versioned state: what this thread reads from it next registers
+            // per-node Observation accesses (see `_ObservationHub`), checked
+            // against the generation read here.
             context.observesReads = true
-            context.observedPublication = publication
+            context.observedPublication = _publication
             context.observedGeneration = generation
         }
         return state

@@ -73,10 +73,12 @@ func makeObservedStore(rows: Int = 1_000, cards: Int = 0) -> Store<ObservedApp, 
 /// Waits (bounded) until the asynchronous re-notifications of late and
 /// in-flight reads are delivered.
 func waitForRenotifications() {
-    var spins = 0
-    while _ObservationStatistics.pendingRenotifications > 0 && spins < 1_000_000 {
-        sched_yield()
-        spins += 1
+    // NB: the count is process-wide, so other tests' re-notifications keep it
+    // up too: poll with sleeps (not spins, which starve the threads being
+    // waited for), and give up after the last attempt's delay has passed.
+    let deadline = DispatchTime.now().uptimeNanoseconds + 150_000_000
+    while _ObservationStatistics.pendingRenotifications > 0 && DispatchTime.now().uptimeNanoseconds < deadline {
+        usleep(100)
     }
 }
 
