@@ -19,6 +19,9 @@ let package = Package(
         // ReSwift 6's API (and ReSwiftConsumer's components) over FastStore's
         // store: existing ReSwift code moves over by changing its import.
         .library(name: "FastStoreReSwift", targets: ["FastStoreReSwift"]),
+        // `TestStore`: exhaustive tests of a reducer and its middleware, with
+        // failures reported to Swift Testing or XCTest.
+        .library(name: "FastStoreTesting", targets: ["FastStoreTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
@@ -33,6 +36,10 @@ let package = Package(
         .target(
             name: "FastStoreReSwift",
             dependencies: ["FastStore", .product(name: "Atomics", package: "swift-atomics")]
+        ),
+        .target(
+            name: "FastStoreTesting",
+            dependencies: ["FastStore"]
         ),
         // `Sources/CJemalloc` (jemalloc, for the benchmarks' memory figures)
         // is no target of this package: `Benchmarks/Package.swift` declares
@@ -55,6 +62,10 @@ let package = Package(
         .testTarget(
             name: "FastStoreReSwiftTests",
             dependencies: ["FastStoreReSwift", "FastStore", .product(name: "Atomics", package: "swift-atomics")]
+        ),
+        .testTarget(
+            name: "FastStoreTestingTests",
+            dependencies: ["FastStoreTesting", "FastStore"]
         ),
     ],
     swiftLanguageModes: [.v6]
