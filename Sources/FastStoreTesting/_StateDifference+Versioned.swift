@@ -21,7 +21,11 @@ extension _StructuralDiffing {
         }
         // NB: `_trackingIdentity` is read without recording a read, unlike
         // `version`; the walk must not make a test's selector depend on it.
-        return _trackingIdentity == actual._trackingIdentity ? nil : actual
+        guard _trackingIdentity != actual._trackingIdentity else {
+            difference.skipped += 1
+            return nil
+        }
+        return actual
     }
 }
 

@@ -38,6 +38,9 @@ internal struct _StateDifference {
     /// How many pairs of values the walk looked at (a test hook: what its
     /// cost follows).
     private(set) var visited = 0
+    /// How many versioned values were skipped as the same version on both
+    /// sides (a test hook).
+    var skipped = 0
 
     /// The differences from `expected` to `actual`, paths starting with
     /// `root`.
