@@ -1,5 +1,17 @@
 import FastStore
 import FastStoreTesting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whether the process runs with ThreadSanitizer's runtime.
+let runsUnderThreadSanitizer: Bool = {
+    guard let process = dlopen(nil, RTLD_NOW) else { return false }
+    defer { dlclose(process) }
+    return dlsym(process, "__tsan_init") != nil
+}()
 
 struct Row: Identifiable, Equatable, Sendable {
     let id: Int
