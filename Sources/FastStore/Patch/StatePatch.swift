@@ -71,17 +71,23 @@ public struct StatePatch<State: Codable>: Hashable, CustomStringConvertible {
     /// This patch, then `next`: from this patch's `old` to `next`'s `new`.
     ///
     /// The operations of both, in order (nothing is merged).
+    ///
+    /// - Complexity: O(operations of both).
     public func then(_ next: StatePatch) -> StatePatch {
         StatePatch(operations: operations + next.operations)
     }
 
     /// The patches one after the other.
+    ///
+    /// - Complexity: O(operations of all).
     public static func compose<S: Sequence>(_ patches: S) -> StatePatch where S.Element == StatePatch {
         StatePatch(operations: patches.flatMap(\.operations))
     }
 
     /// The patch from this patch's `new` back to its `old`, made from the
     /// old values the operations record (no base state needed).
+    ///
+    /// - Complexity: O(operations).
     public func inverted() -> StatePatch {
         StatePatch(operations: operations.reversed().map(\.inverted))
     }
