@@ -154,6 +154,17 @@ let suiteTargets: [Target] = [
         path: "Benchmarks/ObservationBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    // Patches: diff + JSON encode, and decode + apply, of one changed row
+    // in a 1,000,000-row todo list.
+    .executableTarget(
+        name: "PatchBenchmarks",
+        dependencies: [
+            .product(name: "FastStore", package: "FastStore"),
+            .product(name: "Benchmark", package: "benchmark"),
+        ],
+        path: "Benchmarks/PatchBenchmarks",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
     .executableTarget(
         name: "CollectionBenchmarks",
         dependencies: [

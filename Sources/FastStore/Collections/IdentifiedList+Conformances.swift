@@ -29,6 +29,7 @@ extension IdentifiedList: Encodable where Element: Encodable {
     /// Encodes the elements as a plain array. Records a read of the whole list.
     public func encode(to encoder: any Encoder) throws {
         _Tracking.recordWholeRead(_list._nodeID)
+        if _patchEncodeNode(self, to: encoder) { return }
         var container = encoder.unkeyedContainer()
         try _list._forEachLeaf { leaf in
             for entry in leaf.elements { try container.encode(entry.element) }
@@ -41,6 +42,10 @@ extension IdentifiedList: Decodable where Element: Decodable {
     ///
     /// Throws `DecodingError.dataCorrupted` on a duplicate id.
     public init(from decoder: any Decoder) throws {
+        if let list = try _patchDecodeNode(IdentifiedList.self, from: decoder) {
+            self = list
+            return
+        }
         let elements = try [Element](from: decoder)
         var seen = Set<ID>()
         for element in elements where !seen.insert(element.id).inserted {

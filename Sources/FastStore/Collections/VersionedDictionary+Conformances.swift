@@ -41,6 +41,7 @@ extension VersionedDictionary: Encodable where Key: Encodable, Value: Encodable 
     /// Encodes as a `Dictionary` does. Records a read of the whole dictionary.
     public func encode(to encoder: any Encoder) throws {
         _Tracking.recordWholeRead(_nodeID)
+        if _patchEncodeNode(self, to: encoder) { return }
         var plain: [Key: Value] = [:]
         plain.reserveCapacity(_count)
         _root.forEachEntry { plain[$0.key] = $0.value }
@@ -51,6 +52,10 @@ extension VersionedDictionary: Encodable where Key: Encodable, Value: Encodable 
 extension VersionedDictionary: Decodable where Key: Decodable, Value: Decodable {
     /// Decodes what a `Dictionary` encodes, with a new identity.
     public init(from decoder: any Decoder) throws {
+        if let dictionary = try _patchDecodeNode(VersionedDictionary.self, from: decoder) {
+            self = dictionary
+            return
+        }
         let plain = try [Key: Value](from: decoder)
         self.init(uniqueKeysWithValues: plain.lazy.map { ($0.key, $0.value) })
     }

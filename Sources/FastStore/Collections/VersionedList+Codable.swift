@@ -4,6 +4,7 @@ extension VersionedList: Encodable where Element: Encodable {
     /// - Complexity: O(n).
     public func encode(to encoder: any Encoder) throws {
         _Tracking.recordWholeRead(_nodeID)
+        if _patchEncodeNode(self, to: encoder) { return }
         var container = encoder.unkeyedContainer()
         try _root.forEachLeaf { leaf in try container.encode(contentsOf: leaf.elements) }
     }
@@ -14,6 +15,10 @@ extension VersionedList: Decodable where Element: Decodable {
     ///
     /// - Complexity: O(n).
     public init(from decoder: any Decoder) throws {
+        if let list = try _patchDecodeNode(VersionedList.self, from: decoder) {
+            self = list
+            return
+        }
         var container = try decoder.unkeyedContainer()
         var elements = ContiguousArray<Element>()
         if let count = container.count { elements.reserveCapacity(count) }

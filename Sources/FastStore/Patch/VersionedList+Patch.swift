@@ -1,0 +1,137 @@
+// Lists in patches: the structural `difference(from:)` gives removals,
+// insertions (one `edit` operation) and updates (operations below the
+// updated element's position or id); rebuilding applies them to a copy of
+// the older persistent list.
+
+extension VersionedList: _PatchNode where Element: Encodable {
+    var _patchIdentity: _TrackingIdentity { _trackingIdentity }
+
+    func _patchDiff(from old: any _PatchNode, at path: PatchPath, into operations: inout [PatchOperation]) throws -> Bool {
+        guard let old = old as? VersionedList else { return false }
+        let changes = difference(from: old)
+        if changes.removed.count == old.count && changes.inserted.count == count {
+            // NB: nothing kept (another list, a sort, a wholesale
+            // replacement): one `set` says it more plainly than an edit.
+            operations.append(.set(path: path, old: try old._patchPlain(), new: try _patchPlain()))
+            return true
+        }
+        if !changes.removed.isEmpty || !changes.inserted.isEmpty {
+            operations.append(.edit(
+                path: path,
+                removed: try changes.removed.map { PatchListEntry(offset: $0, value: try _plainValue(old._unrecordedElement(at: $0))) },
+                inserted: try changes.inserted.map { PatchListEntry(offset: $0, value: try _plainValue(_unrecordedElement(at: $0))) }))
+        }
+        for (new, older) in zip(changes.updated, changes.updatedInOlder) {
+            try _PatchDiff.diff(
+                old._unrecordedElement(at: older), _unrecordedElement(at: new), at: path.appending(.index(new)), into: &operations)
+        }
+        return true
+    }
+
+    func _patchPlain() throws -> PatchValue { try _plainValue(self) }
+}
+
+extension VersionedList: _PatchRebuildable where Element: Codable {
+    func _patchRebuild(_ decoder: _PatchDecoder) throws -> VersionedList {
+        guard let pending = decoder.pending else { return self }
+        let here = pending.here
+        var list = self
+        if pending.rest.isEmpty, case .edit(_, let removed, let inserted) = pending.operation {
+            for entry in removed.sorted(by: { $0.offset > $1.offset }) {
+                let path = here.appending(.index(entry.offset)).description
+                guard entry.offset >= 0 && entry.offset < list.count else { throw PatchError.indexOutOfRange(path: path) }
+                guard try _plainValue(list._unrecordedElement(at: entry.offset)) == entry.value else {
+                    throw PatchError.mismatch(path: path)
+                }
+                list.remove(at: entry.offset)
+            }
+            for entry in inserted.sorted(by: { $0.offset < $1.offset }) {
+                guard entry.offset >= 0 && entry.offset <= list.count else {
+                    throw PatchError.indexOutOfRange(path: here.appending(.index(entry.offset)).description)
+                }
+                list.insert(try _PatchDecoder.decode(Element.self, from: entry.value), at: entry.offset)
+            }
+            pending.state.consumed = true
+            return list
+        }
+        guard case .index(let position)? = pending.rest.first else { return self }
+        guard position >= 0 && position < list.count else {
+            throw PatchError.indexOutOfRange(path: here.appending(.index(position)).description)
+        }
+        let child = try decoder.child(
+            .index(position), base: _PatchTree.of(list._unrecordedElement(at: position), lazy: true),
+            key: _PatchEncoder._Key(intValue: position))
+        list[position] = try Element(from: child)
+        return list
+    }
+}
+
+extension IdentifiedList: _PatchNode where Element: Encodable, Element.ID: Encodable {
+    var _patchIdentity: _TrackingIdentity { _trackingIdentity }
+
+    func _patchDiff(from old: any _PatchNode, at path: PatchPath, into operations: inout [PatchOperation]) throws -> Bool {
+        guard let old = old as? IdentifiedList else { return false }
+        let changes = difference(from: old)
+        let offsets = changes.offsets
+        if offsets.removed.count == old.count && offsets.inserted.count == count {
+            operations.append(.set(path: path, old: try old._patchPlain(), new: try _patchPlain()))
+            return true
+        }
+        if !offsets.removed.isEmpty || !offsets.inserted.isEmpty {
+            operations.append(.edit(
+                path: path,
+                removed: try zip(offsets.removed, changes.removed).map {
+                    PatchListEntry(offset: $0, id: try _plainValue($1), value: try _plainValue(old._list._unrecordedElement(at: $0).element))
+                },
+                inserted: try zip(offsets.inserted, changes.inserted).map {
+                    PatchListEntry(offset: $0, id: try _plainValue($1), value: try _plainValue(_list._unrecordedElement(at: $0).element))
+                }))
+        }
+        for (k, id) in changes.updated.enumerated() {
+            try _PatchDiff.diff(
+                old._list._unrecordedElement(at: offsets.updatedInOlder[k]).element,
+                _list._unrecordedElement(at: offsets.updated[k]).element,
+                at: path.appending(.id(try _plainValue(id))), into: &operations)
+        }
+        return true
+    }
+
+    func _patchPlain() throws -> PatchValue { try _plainValue(self) }
+}
+
+extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: Codable {
+    func _patchRebuild(_ decoder: _PatchDecoder) throws -> IdentifiedList {
+        guard let pending = decoder.pending else { return self }
+        let here = pending.here
+        var list = self
+        if pending.rest.isEmpty, case .edit(_, let removed, let inserted) = pending.operation {
+            for entry in removed.sorted(by: { $0.offset > $1.offset }) {
+                guard let encodedID = entry.id else { throw PatchError.mismatch(path: here.appending(.index(entry.offset)).description) }
+                let path = here.appending(.id(encodedID)).description
+                let id = try _PatchDecoder.decode(ID.self, from: encodedID)
+                guard let element = list[id: id] else { throw PatchError.missingID(path: path) }
+                guard try _plainValue(element) == entry.value else { throw PatchError.mismatch(path: path) }
+                list.remove(id: id)
+            }
+            for entry in inserted.sorted(by: { $0.offset < $1.offset }) {
+                let element = try _PatchDecoder.decode(Element.self, from: entry.value)
+                let path = here.appending(.id(try _plainValue(element.id))).description
+                guard !list.contains(id: element.id) else { throw PatchError.duplicateID(path: path) }
+                guard entry.offset >= 0 && entry.offset <= list.count else { throw PatchError.indexOutOfRange(path: path) }
+                list.insert(element, at: entry.offset)
+            }
+            pending.state.consumed = true
+            return list
+        }
+        guard case .id(let encodedID)? = pending.rest.first else { return self }
+        let path = here.appending(.id(encodedID)).description
+        let id = try _PatchDecoder.decode(ID.self, from: encodedID)
+        guard let element = list[id: id] else { throw PatchError.missingID(path: path) }
+        let child = try decoder.child(
+            .id(encodedID), base: _PatchTree.of(element, lazy: true), key: _PatchEncoder._Key(stringValue: "\(encodedID)"))
+        let updated = try Element(from: child)
+        guard updated.id == id else { throw PatchError.mismatch(path: path) }
+        list[id: id] = updated
+        return list
+    }
+}

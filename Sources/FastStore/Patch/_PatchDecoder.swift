@@ -1,0 +1,305 @@
+// A `Decoder` that applies one patch operation: it decodes the state from
+// its own lazy encoding (versioned nodes left as references), with the
+// operation pending along its path. Off the path, a versioned type finds a
+// reference to its older self and returns it as it is (O(1), same
+// identity: `_patchDecodeNode`); on the path, it rebuilds itself from its
+// older self (`_PatchRebuildable`): a node re-decodes its value one level
+// deep, a list applies the edit to its persistent tree. Where the path
+// ends, a `set` is checked against the value there and replaces it.
+
+/// Whether the pending operation was applied: an operation whose path leads
+/// nowhere in the state is an error, not a no-op.
+internal final class _PatchApplyState {
+    var consumed = false
+}
+
+/// An operation on its way down: the part of its path still ahead.
+internal struct _PatchPending {
+    let operation: PatchOperation
+    var rest: ArraySlice<PatchPath.Component>
+    let state: _PatchApplyState
+
+    /// The path walked so far.
+    var here: PatchPath { PatchPath(Array(operation.path.components.dropLast(rest.count))) }
+}
+
+internal final class _PatchDecoder: Decoder {
+    /// The value to decode (`nil`: absent).
+    let tree: _PatchTree?
+    let pending: _PatchPending?
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(tree: _PatchTree?, pending: _PatchPending?, codingPath: [any CodingKey] = []) {
+        self.tree = tree
+        self.pending = pending
+        self.codingPath = codingPath
+    }
+
+    /// Decodes a plain value (no operation pending).
+    static func decode<T: Decodable>(_ type: T.Type, from value: PatchValue) throws -> T {
+        try _PatchDecoder(tree: .value(value), pending: nil).decodeValue(T.self)
+    }
+
+    /// What lies at `component` below this value, `base` there before the
+    /// operation: the operation's new value when its path ends there (after
+    /// checking `base` is its old value), else `base` with the operation
+    /// still pending if its path goes on through `component`.
+    func resolve(_ component: PatchPath.Component, base: _PatchTree?) throws -> (_PatchTree?, _PatchPending?) {
+        guard var pending, pending.rest.first == component else { return (base, nil) }
+        pending.rest = pending.rest.dropFirst()
+        if pending.rest.isEmpty, case .set(let path, let old, let new) = pending.operation {
+            guard try base?.plain() == old else { throw PatchError.mismatch(path: path.description) }
+            pending.state.consumed = true
+            return (new.map { .value($0) }, nil)
+        }
+        return (base, pending)
+    }
+
+    /// A decoder for `component` below this one.
+    func child(_ component: PatchPath.Component, base: _PatchTree?, key: any CodingKey) throws -> _PatchDecoder {
+        let (tree, pending) = try resolve(component, base: base)
+        return _PatchDecoder(tree: tree, pending: pending, codingPath: codingPath + [key])
+    }
+
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        if pending == nil, case .value(let value)? = tree, let scalar = try _PatchDecoder.scalar(T.self, value, codingPath) {
+            return scalar
+        }
+        return try T(from: self)
+    }
+
+    func mismatch(_ expected: Any.Type) -> DecodingError {
+        let found: String
+        switch tree {
+        case nil: found = "nothing"
+        case .value(let v)?: found = v.description
+        case .array?: found = "an array"
+        case .object?: found = "an object"
+        case .node(let n)?: found = "a \(type(of: n))"
+        }
+        return DecodingError.typeMismatch(expected, DecodingError.Context(
+            codingPath: codingPath, debugDescription: "expected \(expected), found \(found)"))
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard var entries = tree?.objectEntries else { throw mismatch([String: Any].self) }
+        var pendingKey: String? = nil
+        var childPending: _PatchPending? = nil
+        if var pending, case .field(let name)? = pending.rest.first {
+            pending.rest = pending.rest.dropFirst()
+            if pending.rest.isEmpty, case .set(let path, let old, let new) = pending.operation {
+                guard try entries[name]?.plain() == old else { throw PatchError.mismatch(path: path.description) }
+                entries[name] = new.map { .value($0) }
+                pending.state.consumed = true
+            } else {
+                pendingKey = name
+                childPending = pending
+            }
+        }
+        return KeyedDecodingContainer(_Keyed<Key>(
+            decoder: self, entries: entries, pendingKey: pendingKey, childPending: childPending))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard let elements = tree?.arrayElements else { throw mismatch([Any].self) }
+        return _Unkeyed(decoder: self, elements: elements)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { _Single(decoder: self) }
+
+    static func scalar<T>(_ type: T.Type, _ value: PatchValue, _ codingPath: [any CodingKey]) throws -> T? {
+        func integer<I: FixedWidthInteger>(_: I.Type) throws -> I {
+            let result: I?
+            switch value {
+            case .int(let i): result = I(exactly: i)
+            case .double(let d): result = I(exactly: d)
+            default: result = nil
+            }
+            guard let result else {
+                throw DecodingError.typeMismatch(I.self, DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "expected \(I.self), found \(value)"))
+            }
+            return result
+        }
+        func fail() -> DecodingError {
+            DecodingError.typeMismatch(T.self, DecodingError.Context(
+                codingPath: codingPath, debugDescription: "expected \(T.self), found \(value)"))
+        }
+        switch type {
+        case is Bool.Type:
+            guard case .bool(let b) = value else { throw fail() }
+            return b as? T
+        case is String.Type:
+            guard case .string(let s) = value else { throw fail() }
+            return s as? T
+        case is Double.Type, is Float.Type:
+            let d: Double
+            switch value {
+            case .double(let x): d = x
+            case .int(let i): d = Double(i)
+            default: throw fail()
+            }
+            return (T.self == Float.self ? Float(d) as Any : d as Any) as? T
+        case is Int.Type: return try integer(Int.self) as? T
+        case is Int8.Type: return try integer(Int8.self) as? T
+        case is Int16.Type: return try integer(Int16.self) as? T
+        case is Int32.Type: return try integer(Int32.self) as? T
+        case is Int64.Type: return try integer(Int64.self) as? T
+        case is UInt.Type: return try integer(UInt.self) as? T
+        case is UInt8.Type: return try integer(UInt8.self) as? T
+        case is UInt16.Type: return try integer(UInt16.self) as? T
+        case is UInt32.Type: return try integer(UInt32.self) as? T
+        case is UInt64.Type: return try integer(UInt64.self) as? T
+        default: return nil
+        }
+    }
+
+    struct _Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let decoder: _PatchDecoder
+        let entries: [String: _PatchTree]
+        let pendingKey: String?
+        let childPending: _PatchPending?
+
+        var codingPath: [any CodingKey] { decoder.codingPath }
+        var allKeys: [Key] { entries.keys.compactMap { Key(stringValue: $0) } }
+
+        func contains(_ key: Key) -> Bool { entries[key.stringValue] != nil }
+
+        func childDecoder(_ key: Key) throws -> _PatchDecoder {
+            guard let tree = entries[key.stringValue] else {
+                throw DecodingError.keyNotFound(key, DecodingError.Context(codingPath: codingPath, debugDescription: "no value"))
+            }
+            let pending = key.stringValue == pendingKey ? childPending : nil
+            return _PatchDecoder(tree: tree, pending: pending, codingPath: codingPath + [key])
+        }
+
+        func decodeNil(forKey key: Key) throws -> Bool {
+            guard let tree = entries[key.stringValue] else { return true }
+            if case .value(.null) = tree { return true }
+            return false
+        }
+
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            try childDecoder(key).decodeValue(T.self)
+        }
+
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type, forKey key: Key
+        ) throws -> KeyedDecodingContainer<NestedKey> {
+            try childDecoder(key).container(keyedBy: type)
+        }
+
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            try childDecoder(key).unkeyedContainer()
+        }
+
+        func superDecoder() throws -> any Decoder {
+            _PatchDecoder(tree: entries["super"], pending: pendingKey == "super" ? childPending : nil, codingPath: codingPath)
+        }
+
+        func superDecoder(forKey key: Key) throws -> any Decoder { try childDecoder(key) }
+    }
+
+    struct _Unkeyed: UnkeyedDecodingContainer {
+        let decoder: _PatchDecoder
+        let elements: [_PatchTree]
+        var currentIndex = 0
+
+        init(decoder: _PatchDecoder, elements: [_PatchTree]) {
+            self.decoder = decoder
+            self.elements = elements
+        }
+
+        var codingPath: [any CodingKey] { decoder.codingPath }
+        var count: Int? { elements.count }
+        var isAtEnd: Bool { currentIndex >= elements.count }
+
+        mutating func next() throws -> _PatchDecoder {
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "at end"))
+            }
+            let key = _PatchEncoder._Key(intValue: currentIndex)
+            let child = try decoder.child(.index(currentIndex), base: elements[currentIndex], key: key)
+            currentIndex += 1
+            return child
+        }
+
+        mutating func decodeNil() throws -> Bool {
+            guard !isAtEnd else { return false }
+            if case .value(.null) = elements[currentIndex], decoder.pending?.rest.first != .index(currentIndex) {
+                currentIndex += 1
+                return true
+            }
+            return false
+        }
+
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(T.self) }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            try next().container(keyedBy: type)
+        }
+
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+
+        mutating func superDecoder() throws -> any Decoder { try next() }
+    }
+
+    struct _Single: SingleValueDecodingContainer {
+        let decoder: _PatchDecoder
+        var codingPath: [any CodingKey] { decoder.codingPath }
+
+        func decodeNil() -> Bool {
+            switch decoder.tree {
+            case nil, .value(.null)?: return true
+            default: return false
+            }
+        }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            if case .value(let value)? = decoder.tree, let scalar = try _PatchDecoder.scalar(T.self, value, codingPath) {
+                return scalar
+            }
+            if _PatchDecoder.isScalar(T.self) { throw decoder.mismatch(T.self) }
+            return try T(from: decoder)
+        }
+    }
+
+    static func isScalar(_ type: Any.Type) -> Bool {
+        type == Bool.self || type == String.self || type == Double.self || type == Float.self
+            || type == Int.self || type == Int8.self || type == Int16.self || type == Int32.self || type == Int64.self
+            || type == UInt.self || type == UInt8.self || type == UInt16.self || type == UInt32.self || type == UInt64.self
+    }
+}
+
+/// Called first by the versioned types' `init(from:)`: under a patch
+/// decoder that holds a reference to an older version of type `N`, that
+/// version as it is (nothing pending below it) or rebuilt with the pending
+/// operation; `nil` otherwise (decode as usual).
+internal func _patchDecodeNode<N>(_ type: N.Type, from decoder: any Decoder) throws -> N? {
+    guard let decoder = decoder as? _PatchDecoder, case .node(let node)? = decoder.tree else { return nil }
+    guard let old = node as? N else { throw decoder.mismatch(N.self) }
+    guard decoder.pending != nil else { return old }
+    guard let rebuildable = old as? any _PatchRebuildable else { throw decoder.mismatch(N.self) }
+    return try rebuildable._patchRebuild(decoder) as? N
+}
+
+extension _PatchTree {
+    /// The fields of an object, lazily encoded or plain.
+    var objectEntries: [String: _PatchTree]? {
+        switch self {
+        case .object(let entries): return entries
+        case .value(.object(let values)): return values.mapValues { .value($0) }
+        default: return nil
+        }
+    }
+
+    /// The elements of an array, lazily encoded or plain.
+    var arrayElements: [_PatchTree]? {
+        switch self {
+        case .array(let elements): return elements
+        case .value(.array(let values)): return values.map { .value($0) }
+        default: return nil
+        }
+    }
+}

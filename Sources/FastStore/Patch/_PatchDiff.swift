@@ -1,0 +1,61 @@
+// The diff behind `StatePatch(from:to:)`: both versions encoded lazily
+// (versioned nodes left as references), walked in parallel. Two references
+// with the same identity and stamp are the same contents and are skipped
+// without a look inside; other references are compared by the node type
+// itself (`_PatchNode._patchDiff`), which expands one level, or for lists
+// uses the structural `difference(from:)`.
+
+/// A versioned type, seen by the patch machinery.
+internal protocol _PatchNode {
+    /// The node's identity and stamp: equal ones hold equal contents.
+    var _patchIdentity: _TrackingIdentity { get }
+
+    /// Appends to `operations` what turns `old` into this node at `path`.
+    /// Returns `false`, appending nothing, when `old` is not of this type.
+    func _patchDiff(from old: any _PatchNode, at path: PatchPath, into operations: inout [PatchOperation]) throws -> Bool
+
+    /// The whole contents, plainly encoded.
+    func _patchPlain() throws -> PatchValue
+}
+
+/// Rebuilds a versioned type from its older version and a patch operation
+/// below it (see `_PatchDecoder`).
+internal protocol _PatchRebuildable {
+    /// This version with `decoder`'s pending operation applied below it.
+    func _patchRebuild(_ decoder: _PatchDecoder) throws -> Self
+}
+
+internal enum _PatchDiff {
+    /// Appends what turns `old` into `new` at `path`.
+    static func diff<T: Encodable>(_ old: T, _ new: T, at path: PatchPath, into operations: inout [PatchOperation]) throws {
+        try diff(_PatchTree.of(old, lazy: true), _PatchTree.of(new, lazy: true), at: path, into: &operations)
+    }
+
+    static func diff(_ old: _PatchTree, _ new: _PatchTree, at path: PatchPath, into operations: inout [PatchOperation]) throws {
+        switch (old, new) {
+        case (.node(let a), .node(let b)):
+            if a._patchIdentity == b._patchIdentity { return }
+            if try b._patchDiff(from: a, at: path, into: &operations) { return }
+        case (.object(let a), .object(let b)):
+            for key in Set(a.keys).union(b.keys).sorted() {
+                let child = path.appending(.field(key))
+                switch (a[key], b[key]) {
+                case (let x?, let y?): try diff(x, y, at: child, into: &operations)
+                case (let x?, nil): operations.append(.set(path: child, old: try x.plain(), new: nil))
+                case (nil, let y?): operations.append(.set(path: child, old: nil, new: try y.plain()))
+                case (nil, nil): break
+                }
+            }
+            return
+        case (.array(let a), .array(let b)) where a.count == b.count:
+            for i in a.indices { try diff(a[i], b[i], at: path.appending(.index(i)), into: &operations) }
+            return
+        case (.value(let a), .value(let b)):
+            if a != b { operations.append(.set(path: path, old: a, new: b)) }
+            return
+        default: break
+        }
+        let a = try old.plain(), b = try new.plain()
+        if a != b { operations.append(.set(path: path, old: a, new: b)) }
+    }
+}
