@@ -157,9 +157,14 @@ let suiteTargets: [Target] = [
     // Undo, redo and jumps of a StoreHistory over 1,000,000 versioned rows
     // with 100 row consumers, beside a consumed dispatch; retained bytes
     // per recorded action.
+    .target(
+        name: "CHeapBytes",
+        path: "Benchmarks/CHeapBytes"
+    ),
     .executableTarget(
         name: "HistoryBenchmarks",
         dependencies: [
+            "CHeapBytes",
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
         ],

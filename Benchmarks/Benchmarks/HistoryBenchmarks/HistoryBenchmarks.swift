@@ -1,4 +1,5 @@
 import Benchmark
+import CHeapBytes
 @_spi(Testing) import FastStore
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,8 @@ import Darwin
 //
 // - `History.retainedBytesPerAction`: the heap bytes in use after recording
 //   the actions minus before, over the number of actions (glibc's
-//   `mallinfo2().uordblks`; on Darwin, `mstats().bytes_used`): what the
+//   `mallinfo2().uordblks`, on Darwin `mstats().bytes_used`, through the
+//   `CHeapBytes` shim): what the
 //   history keeps per entry, the store's change log included. Reported as a
 //   custom metric, one sample. Goal: at most 1 KiB.
 // - `History.dispatch.consumers100`: one consumed dispatch (toggle a row one
@@ -49,14 +51,8 @@ struct TodoApp: Sendable {
 
 enum TodoAction: Sendable { case toggle(Int) }
 
-/// Heap bytes in use.
-func heapBytesInUse() -> Int {
-    #if canImport(Glibc)
-    Int(mallinfo2().uordblks)
-    #else
-    Int(mstats().bytes_used)
-    #endif
-}
+/// Heap bytes in use (see `CHeapBytes`).
+func heapBytesInUse() -> Int { Int(cheapbytes_in_use()) }
 
 final class CallCount: @unchecked Sendable { var value = 0 }
 
