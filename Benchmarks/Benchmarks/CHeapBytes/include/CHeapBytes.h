@@ -2,8 +2,10 @@
 #define CHEAPBYTES_H
 #include <stddef.h>
 
-/// Heap bytes in use (glibc's mallinfo2().uordblks; Darwin's
-/// mstats().bytes_used; 0 elsewhere): what HistoryBenchmarks reads before
-/// and after recording, for the bytes a history retains per action.
-size_t cheapbytes_in_use(void);
+/// Resident memory of the process, in bytes (Linux: /proc/self/statm;
+/// 0 elsewhere): what HistoryBenchmarks reads before and after recording,
+/// for the bytes a history retains per action. Resident memory rather than
+/// the allocator's counters: package-benchmark's malloc interposer leaves
+/// glibc's `mallinfo2` at zero.
+size_t cheapbytes_resident(void);
 #endif
