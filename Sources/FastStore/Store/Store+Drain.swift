@@ -47,11 +47,12 @@ extension Store {
             var changes: _DrainChanges? = nil
             // NB: a history move (rare) takes the place of a batch; see
             // `Store+Replacement.swift`.
-            let replacement = _owned.pointee.replacement
-            if let replacement {
-                _owned.pointee.replacement = nil
-                guard _applyReplacement(replacement, changes: &changes) else {
-                    replacement.finish()
+            // NB: a nil check, no retain: the replacement is moved out and
+            // finished by cold calls.
+            let replacing = _owned.pointee.replacement != nil
+            if replacing {
+                guard _applyReplacement(changes: &changes) else {
+                    _finishReplacement()
                     _lock.lock()
                     let finished = _takeNextBatchOrFinish()
                     _lock.unlock()
@@ -120,7 +121,7 @@ extension Store {
                 finished = _takeNextBatchOrFinish()
                 _lock.unlock()
             }
-            replacement?.finish()
+            if replacing { _finishReplacement() }
             if let waiters = finished {
                 for waiter in waiters { waiter.resume() }
                 return

@@ -76,11 +76,22 @@ extension Store {
         return nil
     }
 
-    /// On the draining thread: computes `replacement`'s state into the
-    /// working copy and its changes. Returns `false` when there is nothing
-    /// to publish (`produce` returned `nil` or threw).
+    /// On the draining thread: marks the replacement being applied
+    /// (`_StoreDrainOwned.applying`) finished.
     @usableFromInline
-    func _applyReplacement(_ replacement: _StoreReplacement<State>, changes: inout _DrainChanges?) -> Bool {
+    func _finishReplacement() {
+        _owned.pointee.applying?.finish()
+        _owned.pointee.applying = nil
+    }
+
+    /// On the draining thread: takes the next replacement, computes its
+    /// state into the working copy and its changes. Returns `false` when
+    /// there is nothing to publish (`produce` returned `nil` or threw).
+    @usableFromInline
+    func _applyReplacement(changes: inout _DrainChanges?) -> Bool {
+        let replacement = _owned.pointee.replacement!
+        _owned.pointee.replacement = nil
+        _owned.pointee.applying = replacement
         let current = _owned.pointee.working
         let target: State
         do {
