@@ -165,6 +165,23 @@ let suiteTargets: [Target] = [
         path: "Benchmarks/PatchBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    // Undo, redo and jumps of a StoreHistory over 1,000,000 versioned rows
+    // with 100 row consumers, beside a consumed dispatch; retained bytes
+    // per recorded action.
+    .target(
+        name: "CHeapBytes",
+        path: "Benchmarks/CHeapBytes"
+    ),
+    .executableTarget(
+        name: "HistoryBenchmarks",
+        dependencies: [
+            "CHeapBytes",
+            .product(name: "FastStore", package: "FastStore"),
+            .product(name: "Benchmark", package: "benchmark"),
+        ],
+        path: "Benchmarks/HistoryBenchmarks",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
     .executableTarget(
         name: "CollectionBenchmarks",
         dependencies: [

@@ -37,32 +37,51 @@ extension Store {
         // NB: only the draining thread writes `_guarded.pointee.state`, so it
         // may read it without the lock.
         _owned.pointee.working = _guarded.pointee.state
-        if first == nil {
+        if first == nil && _owned.pointee.replacement == nil {
             _lock.lock()
             let took = _guarded.pointee.queue.takePending(into: &_owned.pointee.batch)
             _lock.unlock()
             _usagePrecondition(took, "FastStore: internal error: a drain started with nothing to reduce")
         }
         while true {
-            // Reduce one batch on the working copy.
-            let oldRoot = _rootVersion?(_owned.pointee.working)
-            if oldRoot != nil {
-                _journal.reset()
-                _journal.record { _reduceBatch(first: first) }
-            } else {
-                _reduceBatch(first: first)
-            }
-            // NB: the batch (with `first`) is set aside (a swap), not
-            // cleared, until the subscribers were told: receivers of causes
-            // read it.
-            _owned.pointee.setBatchAside()
             var changes: _DrainChanges? = nil
-            if let oldRoot {
-                // Consumers find the drain's writes by the root stamp it
-                // produced, whichever way the state reaches them.
-                let drained = _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working))
-                _ChangeLog.shared.publish(drained)
-                changes = drained
+            // NB: a history move (rare) takes the place of a batch; see
+            // `Store+Replacement.swift`.
+            // NB: a nil check, no retain: the replacement is moved out and
+            // finished by cold calls.
+            let replacing = _owned.pointee.replacement != nil
+            if replacing {
+                guard _applyReplacement(changes: &changes) else {
+                    _finishReplacement()
+                    _lock.lock()
+                    let finished = _takeNextBatchOrFinish()
+                    _lock.unlock()
+                    if let waiters = finished {
+                        for waiter in waiters { waiter.resume() }
+                        return
+                    }
+                    continue
+                }
+            } else {
+                // Reduce one batch on the working copy.
+                let oldRoot = _rootVersion?(_owned.pointee.working)
+                if oldRoot != nil {
+                    _journal.reset()
+                    _journal.record { _reduceBatch(first: first) }
+                } else {
+                    _reduceBatch(first: first)
+                }
+                // NB: the batch (with `first`) is set aside (a swap), not
+                // cleared, until the subscribers were told: receivers of causes
+                // read it.
+                _owned.pointee.setBatchAside()
+                if let oldRoot {
+                    // Consumers find the drain's writes by the root stamp it
+                    // produced, whichever way the state reaches them.
+                    let drained = _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working))
+                    _ChangeLog.shared.publish(drained)
+                    changes = drained
+                }
             }
 
             // Publish it, notify, then take the next batch or finish.
@@ -102,6 +121,7 @@ extension Store {
                 finished = _takeNextBatchOrFinish()
                 _lock.unlock()
             }
+            if replacing { _finishReplacement() }
             if let waiters = finished {
                 for waiter in waiters { waiter.resume() }
                 return
@@ -133,6 +153,7 @@ extension Store {
     /// none are pending, ends the drain and returns the waiters to resume.
     @inlinable
     func _takeNextBatchOrFinish() -> [CheckedContinuation<Void, Never>]? {
+        if !_guarded.pointee.replacements.isEmpty { return _takeNextWithReplacements() }
         if _guarded.pointee.queue.takePending(into: &_owned.pointee.batch) { return nil }
         // NB: the drain-owned part is the next drainer's once the lock is
         // released: the reduced batch is emptied before.

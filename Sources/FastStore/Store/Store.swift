@@ -258,6 +258,9 @@ internal struct _StoreGuarded<State, Action> {
     @usableFromInline var queue = _DispatchQueueState<Action>()
     @usableFromInline var subscribers: [_Subscriber<State>] = []
     @usableFromInline var nextSubscriberID: UInt64 = 0
+    /// History moves queued behind `queue.pending`, in order, each after
+    /// the first `position` pending actions (see `Store+Replacement.swift`).
+    @usableFromInline var replacements: [(position: Int, replacement: _StoreReplacement<State>)] = []
     @inlinable init(state: State) { self.state = state }
 }
 
@@ -274,6 +277,10 @@ internal struct _StoreDrainOwned<State, Action> {
     @usableFromInline var causes: [Action]? = nil
     /// How many batches copied their actions (a test hook).
     @usableFromInline var causeCopies = 0
+    /// A history move to apply in place of the next batch.
+    @usableFromInline var replacement: _StoreReplacement<State>? = nil
+    /// The history move being applied, finished once its subscribers were told.
+    @usableFromInline var applying: _StoreReplacement<State>? = nil
     @inlinable init(working: State) {
         self.working = working
         batch.reserveCapacity(64)

@@ -34,6 +34,16 @@ internal final class _DrainChanges: @unchecked Sendable {
         self.newRoot = newRoot
         self.isChained = isChained
     }
+
+    /// Changes computed rather than journaled: a history move's writes
+    /// (`_TreeDiff`), chained when they cover the whole step.
+    @usableFromInline
+    init(writes: [(node: NodeID, kind: _WriteKind)], oldRoot: _RootVersion, newRoot: _RootVersion, isChained: Bool) {
+        self.writes = writes
+        self.oldRoot = oldRoot
+        self.newRoot = newRoot
+        self.isChained = isChained && oldRoot.node == newRoot.node
+    }
 }
 
 /// The recent drains' changes, by the root stamp they produced: how a

@@ -1,0 +1,168 @@
+import Benchmark
+import CHeapBytes
+@_spi(Testing) import FastStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Undo, redo and time travel on a todo-like state: a `VersionedList` of
+// `Versioned` rows, N = 1,000,000 items (`HISTORY_N` overrides it for quick
+// runs), a `StoreHistory` that recorded 10,000 actions (`HISTORY_ACTIONS`),
+// each toggling one row, and 100 row consumers (a `StateConsumer`
+// connected to the store, each reading one row's `done`). The actions
+// toggle the consumers' rows in turn, so a dispatch and an undo each change
+// one consumer's selection.
+//
+// - `History.retainedBytesPerAction`: the growth of the process's resident
+//   memory while the actions are recorded (/proc/self/statm, through the
+//   `CHeapBytes` shim; package-benchmark's malloc interposer leaves glibc's
+//   counters at zero), over the number of actions: what the history keeps
+//   per entry (the paths each toggle copied, the entry), the store's
+//   bounded change log included. One sample, a custom metric; Linux only
+//   (0 elsewhere). `HISTORY_VERBOSE=1` prints the two figures. Goal: at
+//   most 1 KiB.
+// - `History.dispatch.consumers100`: one consumed dispatch (toggle a row one
+//   consumer reads, with the history recording), the baseline.
+// - `History.undo.consumers100`: one move of one entry (undo and redo
+//   alternately). Goal: within 2x the dispatch.
+// - `History.jump1000.consumers100`: one jump across 1,000 entries (back and
+//   forth alternately): 100 rows written 10 times each in between.
+//
+// Names have no spaces (package-benchmark's threshold files break on them).
+
+func environmentInt(_ name: String, _ fallback: Int) -> Int {
+    guard let text = getenv(name), let value = Int(String(cString: text)) else { return fallback }
+    return value
+}
+
+let itemCount = environmentInt("HISTORY_N", 1_000_000)
+let actionCount = environmentInt("HISTORY_ACTIONS", 10_000)
+let consumerCount = 100
+
+struct Todo: Equatable, Sendable {
+    let id: Int
+    var done = false
+}
+
+struct TodoApp: Sendable {
+    var items: VersionedList<Versioned<Todo>>
+    var filter = 0
+}
+
+enum TodoAction: Sendable { case toggle(Int) }
+
+/// Resident bytes of the process (see `CHeapBytes`).
+func residentBytes() -> Int { Int(cheapbytes_resident()) }
+
+final class CallCount: @unchecked Sendable { var value = 0 }
+
+final class HistoryFixture: @unchecked Sendable {
+    let store: Store<Versioned<TodoApp>, TodoAction>
+    let history: StoreHistory<Versioned<TodoApp>, TodoAction>
+    let consumer: StateConsumer<Versioned<TodoApp>>
+    let subscription: StoreSubscription
+    /// Consumer callbacks so far.
+    let calls: CallCount
+    var step = 0
+    let retainedBytesPerAction: Int
+
+    static func row(_ k: Int) -> Int { (k % consumerCount) * (itemCount / consumerCount) }
+
+    init() {
+        let items = VersionedList((0..<itemCount).map { Versioned(Todo(id: $0)) })
+        let store = Store<Versioned<TodoApp>, TodoAction>(state: Versioned(TodoApp(items: items))) { state, action in
+            switch action { case .toggle(let i): state.items[i].done.toggle() }
+        }
+        let history = StoreHistory(store, limit: .entries(actionCount + 1))
+        let consumer = StateConsumer<Versioned<TodoApp>>()
+        let counter = CallCount()
+        for k in 0..<consumerCount {
+            let row = Self.row(k)
+            consumer.add({ $0.items[row].done }) { (_: Bool) in counter.value += 1 }
+        }
+        subscription = consumer.connect(to: store)
+        let before = residentBytes()
+        for i in 0..<actionCount { store.dispatch(.toggle(Self.row(i))) }
+        let after = residentBytes()
+        retainedBytesPerAction = (after - before) / max(1, actionCount)
+        if getenv("HISTORY_VERBOSE") != nil {
+            print("HistoryBenchmarks: resident \(before) -> \(after) bytes over \(actionCount) actions")
+        }
+        self.store = store
+        self.history = history
+        self.consumer = consumer
+        self.calls = counter
+    }
+
+    func dispatch() {
+        step &+= 1
+        store.dispatch(.toggle(Self.row(step)))
+    }
+
+    func undoOrRedo() {
+        step &+= 1
+        if step & 1 == 1 { try! history.undo() } else { try! history.redo() }
+    }
+
+    func jump(across distance: Int) {
+        step &+= 1
+        let newest = history.indices.upperBound
+        try! history.jump(to: step & 1 == 1 ? newest - distance : newest)
+    }
+}
+
+final class Fixtures: @unchecked Sendable {
+    static let shared = Fixtures()
+    private var cache: [String: HistoryFixture] = [:]
+    func get(_ key: String) -> HistoryFixture {
+        if let fixture = cache[key] { return fixture }
+        let fixture = HistoryFixture()
+        cache[key] = fixture
+        return fixture
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    precondition(!_DrainSimulator.internalChecksEnabled,
+                 "FastStore was built with FASTSTORE_INTERNAL_CHECKS (a debug build): benchmark a release build")
+
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        warmupIterations: 10,
+        scalingFactor: .one,
+        maxDuration: .seconds(2),
+        maxIterations: 10_000
+    )
+
+    let retained = BenchmarkMetric.custom("retainedBytesPerAction", polarity: .prefersSmaller, useScalingFactor: false)
+    Benchmark("History.retainedBytesPerAction",
+              configuration: .init(metrics: [retained], warmupIterations: 0, maxIterations: 1)) { benchmark in
+        let fixture = Fixtures.shared.get("retained")
+        benchmark.measurement(retained, fixture.retainedBytesPerAction)
+    }
+
+    Benchmark("History.dispatch.consumers100") { benchmark in
+        let fixture = Fixtures.shared.get("dispatch")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { fixture.dispatch() }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("History.undo.consumers100") { benchmark in
+        let fixture = Fixtures.shared.get("undo")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { fixture.undoOrRedo() }
+        benchmark.stopMeasurement()
+        precondition(fixture.history.indices.count == actionCount + 1, "moves record nothing")
+    }
+
+    Benchmark("History.jump1000.consumers100") { benchmark in
+        let fixture = Fixtures.shared.get("jump")
+        let distance = min(1_000, actionCount)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { fixture.jump(across: distance) }
+        benchmark.stopMeasurement()
+    }
+}

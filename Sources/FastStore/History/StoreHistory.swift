@@ -1,0 +1,202 @@
+/// Undo, redo and time travel for a ``Store``: an opt-in recorder of every
+/// state the store publishes, with the actions that produced it.
+///
+/// ```swift
+/// let history = StoreHistory(store, limit: .entries(1000))
+/// store.dispatch(.toggle(id))
+/// try history.undo()          // the state before the toggle, published
+/// try history.redo()
+/// try history.jump(to: history.indices.lowerBound)
+/// ```
+///
+/// ## Entries
+/// One entry per **batch**, not per action: the store publishes (and
+/// notifies) once per batch, so a batch's intermediate states were never
+/// published, never seen by a subscriber, and have nothing to go back to.
+/// An entry holds the published state and the batch's actions, in order.
+/// Entry 0 is the state when the history was made; entries are numbered on
+/// from there, and keep their number when older ones are evicted.
+///
+/// ## Moves
+/// ``undo()``, ``redo()`` and ``jump(to:)`` republish an entry's state
+/// through the store's publish path: subscribers are told once, and
+/// ``StateConsumer``s of versioned state are handed the writes between the
+/// published state and the entry's (a diff of the two versions of the tree,
+/// in O(what differs)), so they skip what did not change, however many
+/// entries apart the two states are. A move takes its place in the store's
+/// order like an action: it applies after every action dispatched before it
+/// was called, and before those dispatched after it returns. It returns once
+/// the state is published and subscribers were told; when another thread is
+/// draining, it waits for its turn.
+///
+/// Dispatching after an undo drops the entries after the current one (the
+/// redo branch). Past the limit, the oldest entries are evicted.
+///
+/// One history per store: a second one would record the first one's moves
+/// as nothing (moves carry no actions).
+///
+/// - Note: entries share their unchanged parts with each other and with the
+///   store (copy-on-write): what an entry retains is what its batch wrote
+///   (for versioned state, the paths it copied).
+public final class StoreHistory<State, Action> {
+    /// How many entries a history keeps.
+    public struct Limit: Sendable, Hashable {
+        /// The most entries kept (at least 1); older ones are evicted.
+        public var entries: Int
+
+        /// At most `count` entries.
+        public static func entries(_ count: Int) -> Limit { Limit(entries: count) }
+    }
+
+    /// One recorded state.
+    public struct Entry {
+        /// The entry's number: 0 for the state when recording began, then one
+        /// per batch recorded.
+        public let index: Int
+        /// The state the store published.
+        public let state: State
+        /// The batch's actions, in order (none for entry 0).
+        public let actions: [Action]
+    }
+
+    private let _store: Store<State, Action>
+    private let _limit: Limit
+    private let _lock = _Lock()
+    /// Guarded by `_lock`; written on the store's draining thread only.
+    private var _timeline: _HistoryTimeline<Entry>
+    private var _subscriber: _Subscriber<State>?
+
+    /// Starts recording `store`'s published states.
+    ///
+    /// - Precondition: `limit.entries >= 1`.
+    /// - Complexity: O(1).
+    public init(_ store: Store<State, Action>, limit: Limit = .entries(1000)) {
+        _usagePrecondition(limit.entries >= 1, "FastStore: StoreHistory limit must keep at least 1 entry, got \(limit.entries)")
+        _store = store
+        _limit = limit
+        _timeline = _HistoryTimeline(limit: limit.entries)
+        let owned = store._owned
+        let (subscriber, state) = store._addSubscriberReadingState(countsAsCauseReceiver: true) { [weak self] state in
+            guard let self else { return false }
+            // NB: a batch has at least one action; a history move has none
+            // and is already where the timeline points.
+            guard let actions = owned.pointee.causes, !actions.isEmpty else { return true }
+            self._lock.withLock { self._timeline.record { Entry(index: $0, state: state, actions: actions) } }
+            return true
+        }
+        _timeline.record { Entry(index: $0, state: state, actions: []) }
+        _subscriber = subscriber
+    }
+
+    deinit {
+        if let _subscriber { _store._removeSequenceSubscriber(_subscriber, countsAsCauseReceiver: true) }
+    }
+
+    /// The numbers of the entries kept, oldest first.
+    public var indices: ClosedRange<Int> { _lock.withLock { _timeline.indices } }
+
+    /// The number of the entry the store's state is at.
+    public var currentIndex: Int { _lock.withLock { _timeline.current } }
+
+    /// Whether ``undo()`` has an entry to go back to.
+    public var canUndo: Bool { _lock.withLock { _timeline.current > _timeline.indices.lowerBound } }
+
+    /// Whether ``redo()`` has an entry to go forward to.
+    public var canRedo: Bool { _lock.withLock { _timeline.current < _timeline.indices.upperBound } }
+
+    /// The entry numbered `index`, or `nil` when it is evicted or beyond the
+    /// newest.
+    ///
+    /// - Complexity: O(1).
+    public subscript(index: Int) -> Entry? { _lock.withLock { _timeline[index] } }
+
+    /// Republishes the entry before the current one.
+    ///
+    /// - Throws: ``StoreHistoryError/nothingToUndo`` at the oldest entry
+    ///   kept; ``StoreHistoryError/insideDrain`` from the store's own drain.
+    /// - Complexity: see ``jump(to:)``.
+    public func undo() throws {
+        try _move { timeline in
+            guard timeline.current > timeline.indices.lowerBound else { throw StoreHistoryError.nothingToUndo }
+            return timeline.current - 1
+        }
+    }
+
+    /// Republishes the entry after the current one.
+    ///
+    /// - Throws: ``StoreHistoryError/nothingToRedo`` at the newest entry;
+    ///   ``StoreHistoryError/insideDrain`` from the store's own drain.
+    /// - Complexity: see ``jump(to:)``.
+    public func redo() throws {
+        try _move { timeline in
+            guard timeline.current < timeline.indices.upperBound else { throw StoreHistoryError.nothingToRedo }
+            return timeline.current + 1
+        }
+    }
+
+    /// Republishes the entry numbered `index` (nothing happens when it is
+    /// the current one). Later entries are kept, for ``redo()``, until the
+    /// next dispatch.
+    ///
+    /// - Throws: ``StoreHistoryError/evicted(index:oldest:)`` for an entry
+    ///   older than those kept, ``StoreHistoryError/noSuchEntry(index:newest:)``
+    ///   beyond the newest, ``StoreHistoryError/insideDrain`` from the
+    ///   store's own drain.
+    /// - Complexity: for versioned state, O(nodes that differ between the
+    ///   two states × their stored fields), plus O(c × log n) for c changed
+    ///   elements of a collection, plus the consumers those writes affect:
+    ///   independent of how many entries apart the two states are. Plain
+    ///   state: every consumer compares.
+    public func jump(to index: Int) throws {
+        try _move { timeline in
+            let kept = timeline.indices
+            if index < kept.lowerBound { throw StoreHistoryError.evicted(index: index, oldest: kept.lowerBound) }
+            if index > kept.upperBound { throw StoreHistoryError.noSuchEntry(index: index, newest: kept.upperBound) }
+            return index
+        }
+    }
+
+    /// Queues a move to the entry `target` picks, in the store's order.
+    private func _move(_ target: @escaping (_HistoryTimeline<Entry>) throws -> Int) throws {
+        let replacement = _StoreReplacement<State> { [self] _ in
+            try _lock.withLock {
+                let index = try target(_timeline)
+                if index == _timeline.current { return nil }
+                _timeline.current = index
+                return _timeline[index]!.state
+            }
+        }
+        try _store._replace(replacement)
+    }
+}
+
+extension StoreHistory: @unchecked Sendable where State: Sendable, Action: Sendable {}
+extension StoreHistory.Entry: Sendable where State: Sendable, Action: Sendable {}
+
+/// A misuse of a ``StoreHistory`` move.
+public enum StoreHistoryError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `undo()` at the oldest entry kept.
+    case nothingToUndo
+    /// `redo()` at the newest entry.
+    case nothingToRedo
+    /// `jump(to:)` an entry evicted by the limit.
+    case evicted(index: Int, oldest: Int)
+    /// `jump(to:)` an entry beyond the newest.
+    case noSuchEntry(index: Int, newest: Int)
+    /// A move called from inside the store's drain (a reducer, middleware or
+    /// subscriber): it would wait for itself.
+    case insideDrain
+
+    public var description: String {
+        switch self {
+        case .nothingToUndo: "StoreHistory: nothing to undo (at the oldest entry kept)"
+        case .nothingToRedo: "StoreHistory: nothing to redo (at the newest entry)"
+        case .evicted(let index, let oldest):
+            "StoreHistory: entry \(index) was evicted by the limit (the oldest kept is \(oldest))"
+        case .noSuchEntry(let index, let newest):
+            "StoreHistory: no entry \(index) (the newest is \(newest))"
+        case .insideDrain:
+            "StoreHistory: a move was called from inside the store's drain (reducer, middleware or subscriber); it would wait for itself"
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// The entries of a ``StoreHistory`` as a plain state machine (its lock
+/// lives in `StoreHistory`): numbered entries, a current one, a limit.
+internal struct _HistoryTimeline<Entry> {
+    /// The kept entries, `storage[head...]`, numbered from `firstIndex`.
+    // NB: evicting advances `head` and compacts when half the storage is
+    // dead: O(1) amortized per recorded entry.
+    private var storage: [Entry?] = []
+    private var head = 0
+    private var firstIndex = 0
+    private let limit: Int
+    /// The number of the entry the store's state is at.
+    var current = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    private var count: Int { storage.count - head }
+
+    /// The numbers of the kept entries (empty only before the first record).
+    var indices: ClosedRange<Int> { firstIndex ... firstIndex + count - 1 }
+
+    subscript(index: Int) -> Entry? {
+        let k = index - firstIndex
+        guard k >= 0, k < count else { return nil }
+        return storage[head + k]
+    }
+
+    /// Appends the entry `make` builds for the next number, after dropping
+    /// the entries after the current one (the redo branch), and evicts the
+    /// oldest past the limit.
+    ///
+    /// - Complexity: O(1) amortized, plus the entries dropped.
+    mutating func record(_ make: (Int) -> Entry) {
+        if count > 0 {
+            let keep = head + (current - firstIndex) + 1
+            if keep < storage.count { storage.removeSubrange(keep...) }
+        }
+        let index = firstIndex + count
+        storage.append(make(index))
+        current = index
+        while count > limit {
+            storage[head] = nil
+            head += 1
+            firstIndex += 1
+        }
+        if head > 32 && head * 2 > storage.count {
+            storage.removeSubrange(..<head)
+            head = 0
+        }
+    }
+}

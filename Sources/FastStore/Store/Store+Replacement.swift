@@ -1,0 +1,124 @@
+import Atomics
+
+// Replacements: a published state swapped for another one (a history move:
+// undo, redo, jump) in the store's order, through its publish path.
+//
+// A replacement is queued like an action, behind the actions pending when it
+// was asked for, and applied by the drain in place of a batch: the drain
+// computes the state to publish (on the draining thread, so it sees every
+// action queued before it), diffs it against the published one
+// (`_TreeDiff`), logs the diff's writes as the step's changes, publishes,
+// and notifies once. Dispatch pays nothing for it but one emptiness check
+// per batch (`_takeNextBatchOrFinish`).
+
+/// One queued replacement: how to get the state to publish, and its outcome.
+@usableFromInline
+internal final class _StoreReplacement<State>: @unchecked Sendable {
+    // NB: `@unchecked Sendable`: `produce` and `error` are used by the
+    // draining thread, then read by the asking thread after `done` (an
+    // acquire of the drainer's release).
+    /// Given the published state, the state to publish, or `nil` for none.
+    @usableFromInline let produce: (State) throws -> State?
+    @usableFromInline var error: (any Error)?
+    @usableFromInline let done = ManagedAtomic<Bool>(false)
+
+    @usableFromInline
+    init(_ produce: @escaping (State) throws -> State?) { self.produce = produce }
+
+    /// Marks the replacement applied (published and notified, or refused).
+    @usableFromInline
+    func finish() { done.store(true, ordering: .releasing) }
+}
+
+extension Store {
+    /// Applies `replacement` in the store's order and returns once it was
+    /// published and its subscribers told (or it was refused): drains here
+    /// when no drain runs, else queues it behind the pending actions and
+    /// waits for the draining thread.
+    ///
+    /// - Throws: what `produce` threw; ``StoreHistoryError/insideDrain``
+    ///   when called from this store's own drain (it would wait for itself).
+    /// - Complexity: the diff of the two states (see `_TreeDiff`), plus the
+    ///   consumers the diff's writes affect; the wait for the actions queued
+    ///   before it.
+    func _replace(_ replacement: _StoreReplacement<State>) throws {
+        guard _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self) else {
+            throw StoreHistoryError.insideDrain
+        }
+        _lock.lock()
+        if _guarded.pointee.queue.isDraining {
+            _guarded.pointee.replacements.append((_guarded.pointee.queue.pending.count, replacement))
+            _lock.unlock()
+            while !replacement.done.load(ordering: .acquiring) { _yieldThread() }
+        } else {
+            _guarded.pointee.queue.isDraining = true
+            _lock.unlock()
+            _owned.pointee.replacement = replacement
+            _drain(first: nil)
+        }
+        if let error = replacement.error { throw error }
+    }
+
+    /// Under the lock, with a replacement queued: takes the actions queued
+    /// before the first replacement as the next batch, or that replacement
+    /// when none are.
+    @usableFromInline
+    func _takeNextWithReplacements() -> [CheckedContinuation<Void, Never>]? {
+        let position = _guarded.pointee.replacements[0].position
+        if position == 0 {
+            _owned.pointee.replacement = _guarded.pointee.replacements.removeFirst().replacement
+            return nil
+        }
+        let pending = _guarded.pointee.queue.pending
+        _owned.pointee.batch.append(contentsOf: pending[..<position])
+        _guarded.pointee.queue.pending.removeFirst(position)
+        for k in _guarded.pointee.replacements.indices { _guarded.pointee.replacements[k].position -= position }
+        return nil
+    }
+
+    /// On the draining thread: marks the replacement being applied
+    /// (`_StoreDrainOwned.applying`) finished.
+    @usableFromInline
+    func _finishReplacement() {
+        _owned.pointee.applying?.finish()
+        _owned.pointee.applying = nil
+    }
+
+    /// On the draining thread: takes the next replacement, computes its
+    /// state into the working copy and its changes. Returns `false` when
+    /// there is nothing to publish (`produce` returned `nil` or threw).
+    @usableFromInline
+    func _applyReplacement(changes: inout _DrainChanges?) -> Bool {
+        let replacement = _owned.pointee.replacement!
+        _owned.pointee.replacement = nil
+        _owned.pointee.applying = replacement
+        let current = _owned.pointee.working
+        let target: State
+        do {
+            guard let produced = try replacement.produce(current) else { return false }
+            target = produced
+        } catch {
+            replacement.error = error
+            return false
+        }
+        guard let rootVersion = _rootVersion else {
+            _owned.pointee.working = target
+            return true
+        }
+        let published: State
+        let step: _DrainChanges
+        if let republication = _TreeDiff.republication(from: current, to: target) {
+            published = republication.state
+            step = _DrainChanges(
+                writes: republication.writes, oldRoot: rootVersion(current), newRoot: rootVersion(published),
+                isChained: republication.chained)
+        } else {
+            published = target
+            step = _DrainChanges(writes: [], oldRoot: rootVersion(current), newRoot: rootVersion(target), isChained: false)
+        }
+        _owned.pointee.working = published
+        _ChangeLog.shared.publish(step)
+        changes = step
+        return true
+    }
+}
