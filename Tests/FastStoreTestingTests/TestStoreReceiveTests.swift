@@ -135,3 +135,19 @@ import Testing
         store.finish()
     }
 }
+
+/// The README's "Testing with `TestStore`" example, as written.
+@Suite struct ReadmeTestStoreExampleTests {
+    @Test func loading() async {
+        let loader = makeLoader()
+        let store = TestStore(initialState: Counter(), reducer: counterReducer, middleware: [loader])
+        store.send(.load) { $0.isLoading = true }
+        store.receive(.loaded(42)) {           // dispatched by the middleware
+            $0.isLoading = false
+            $0.count = 42
+        }
+        store.send(.loadLater) { $0.isLoading = true }
+        await store.receive(.loaded(7), timeout: .seconds(60)) { $0.isLoading = false; $0.count = 7 }
+        store.finish()                          // fails if an action was left unreceived
+    }
+}
