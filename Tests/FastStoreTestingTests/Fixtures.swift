@@ -1,3 +1,4 @@
+import Dispatch
 import FastStore
 import FastStoreTesting
 #if canImport(Glibc)
@@ -79,8 +80,8 @@ func counterReducer(_ state: inout Counter, _ action: CounterAction) {
     }
 }
 
-/// Dispatches `.loaded(42)` right after `.load`, and `.loaded(7)` from a
-/// task a little after `.loadLater`.
+/// Dispatches `.loaded(42)` right after `.load`, and `.loaded(7)` from
+/// another thread a little after `.loadLater`.
 func makeLoader() -> Middleware<Counter, CounterAction> {
 Middleware { context, action, next in
     next(action)
@@ -88,8 +89,10 @@ Middleware { context, action, next in
     case .load:
         context.dispatch(.loaded(42))
     case .loadLater:
-        Task {
-            try? await Task.sleep(for: .milliseconds(20))
+        // NB: from a dispatch queue, not a `Task`: with the whole suite
+        // running, synchronous tests can hold every thread of the
+        // cooperative pool for minutes (CI saw a task not run in 60 s).
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
             context.dispatch(.loaded(7))
         }
     default:
