@@ -75,7 +75,10 @@ import Testing
                 }
             }
             store.waitUntilIdle()
-            waitForRenotifications()
+            // NB: a read of the newest state needs no notification; an older
+            // one waits until it is told (or the re-notifications are over).
+            let newest = store.state
+            waitForRenotifications { seen.withValue { $0 } == newest || fired.withValue { $0 } }
             if seen.withValue({ $0 }) < store.state && !fired.withValue({ $0 }) { stale += 1 }
         }
         if !sanitized {
