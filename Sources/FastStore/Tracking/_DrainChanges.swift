@@ -78,6 +78,9 @@ internal final class _ChangeLog: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var start = 0
     @exclusivity(unchecked) @usableFromInline var count = 0
     @exclusivity(unchecked) @usableFromInline var writeCount = 0
+    /// How many drains were dropped since the log was made: a consume that
+    /// needed one of them compared instead (tests tell that case apart).
+    @exclusivity(unchecked) @usableFromInline var droppedCount = 0
 
     @usableFromInline
     init(capacity: Int, writeCapacity: Int) {
@@ -110,6 +113,7 @@ internal final class _ChangeLog: @unchecked Sendable {
         ring[start] = nil
         start = (start + 1) % capacity
         count -= 1
+        droppedCount &+= 1
     }
 
     /// Empties `spans`, keeping its storage.

@@ -133,6 +133,7 @@ private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoActi
         let seen = MainLog()
         consumer.add({ $0.items[7].done }) { (new: Bool) in seen.values.append(new) }
         consumer.add({ $0.filter }) { (new: String) in seen.filters.append(new) }
+        let dropsBefore = StateConsumer<Versioned<TodoState>>._changeLogDropCount
         let subscription = consumer.connect(to: store, on: .main)
         #expect(seen.values == [false] && seen.filters == ["all"])
         await Task.detached {
@@ -145,15 +146,20 @@ private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoActi
         #expect(seen.filters == ["all", "done"])
         #expect(seen.values.last == true, "101 toggles end on true")
         // Coalesced or not, the merged changes chain from the last consumed
-        // state, so the consumes after the first take the journaled path.
-        // NB: not "exactly one full consume": the change log is shared by
-        // every store of the process (the last 128 drains), and tests
-        // running in parallel (the scope concurrency tests dispatch
-        // thousands of actions) can evict drains this consumer has not
-        // reached yet; it then compares, correctly, once more.
+        // state, so every consume after the first takes the journaled path.
+        // NB: unless the shared change log (the last 128 drains of every
+        // store in the process) dropped a drain this consumer had not
+        // reached: tests running in parallel dispatch thousands of actions,
+        // and a main queue that delivers late can miss the whole window.
+        // The consume then compares, correctly; only the final values above
+        // hold in that case.
         let statistics = consumer._statistics
-        #expect(statistics.journaledConsumes >= 1)
-        #expect(statistics.fullConsumes >= 1 && statistics.fullConsumes <= 1 + statistics.journaledConsumes)
+        if StateConsumer<Versioned<TodoState>>._changeLogDropCount == dropsBefore {
+            #expect(statistics.fullConsumes == 1, "\(statistics)")
+            #expect(statistics.journaledConsumes >= 1, "\(statistics)")
+        } else {
+            #expect(statistics.fullConsumes >= 1, "\(statistics)")
+        }
         subscription.cancel()
     }
 }
