@@ -112,18 +112,6 @@ extension _ListFoldColumn {
         for i in kept.indices.dropLast() { kept[i].next = kept[i + 1] }
         return kept.first
     }
-
-    /// The number of columns in this chain.
-    @usableFromInline
-    final var chainLength: Int {
-        var n = 0
-        var column: _ListFoldColumn<Element>? = self
-        while let c = column {
-            n += 1
-            column = c.next
-        }
-        return n
-    }
 }
 
 /// The column of the summary `S`.

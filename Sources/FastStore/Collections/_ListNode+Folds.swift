@@ -8,7 +8,7 @@
 extension _ListNode {
     /// The columns of `children`, pairwise (nil for leaves).
     @usableFromInline
-    final var childColumns: ContiguousArray<_ListFoldColumn<Element>?> {
+    var childColumns: ContiguousArray<_ListFoldColumn<Element>?> {
         ContiguousArray(children.lazy.map(\.folds))
     }
 
@@ -16,7 +16,7 @@ extension _ListNode {
     ///
     /// - Complexity: O(width × folds), plus a fold over each leaf child.
     @usableFromInline
-    final func fillFolds() {
+    func fillFolds() {
         var childColumns = self.childColumns
         var column = folds
         while let c = column {
@@ -30,7 +30,7 @@ extension _ListNode {
     ///
     /// - Complexity: O(width × folds), plus a fold over the child if a leaf.
     @usableFromInline
-    final func refreshFolds(child k: Int) {
+    func refreshFolds(child k: Int) {
         let child = children[k]
         var childColumn = child.folds
         var column = folds
@@ -43,7 +43,7 @@ extension _ListNode {
 
     /// Inserts the summaries of the new child `k` into this branch's columns.
     @usableFromInline
-    final func insertFolds(child k: Int) {
+    func insertFolds(child k: Int) {
         let child = children[k]
         var childColumn = child.folds
         var column = folds
@@ -57,7 +57,7 @@ extension _ListNode {
     /// Gives a branch made by a split of this one (or a new root over it)
     /// columns of the same folds, filled from its children.
     @usableFromInline
-    final func adoptFolds(of model: _ListFoldColumn<Element>) {
+    func adoptFolds(of model: _ListFoldColumn<Element>) {
         folds = model.emptiedChain()
         fillFolds()
     }
@@ -67,7 +67,7 @@ extension _ListNode {
     ///
     /// - Complexity: O(log n × (branch width + leaf capacity)) per fold.
     @usableFromInline
-    final func refreshFolds(containing index: Int) {
+    func refreshFolds(containing index: Int) {
         guard height > 0 else { return }
         let (k, o) = child(containing: index)
         children[k].refreshFolds(containing: o)
@@ -101,7 +101,7 @@ extension _ListNode {
     ///
     /// - Complexity: O(folds attached); O(leaf capacity) more for a root leaf.
     @usableFromInline
-    final func foldValue<S: ListSummary>(_: S.Type) -> S.Value? where S.Element == Element {
+    func foldValue<S: ListSummary>(_: S.Type) -> S.Value? where S.Element == Element {
         guard let column = folds?.find(ObjectIdentifier(S.self)) else { return nil }
         if height == 0 { return _ListSummaryColumn<S>.fold(leaf: self) }
         return unsafeDowncast(column, to: _ListSummaryColumn<S>.self).total

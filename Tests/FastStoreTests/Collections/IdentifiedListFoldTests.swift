@@ -36,7 +36,7 @@ private func foldsMatch(_ list: IdentifiedList<Todo>, _ todos: [Todo]) -> Bool {
 
 @Suite("IdentifiedList folds")
 struct IdentifiedListFoldTests {
-    @Test(arguments: [0, 100, 2000])
+    @Test(arguments: [0, 100, 1500])
     func differentialAgainstRecomputation(initialCount: Int) {
         var rng = SeededGenerator.fromEnvironment(fallback: 0x70D0 &+ UInt64(initialCount))
         let seed = rng.seed
@@ -49,7 +49,7 @@ struct IdentifiedListFoldTests {
         var list = IdentifiedList(model, folds: [Remaining.self, Points.self, Hardest.self])
         list.attach(Order.self)
         var hidden = HiddenCopies<IdentifiedList<Todo>, [Todo]>(limit: 6)
-        for step in 0 ..< 1200 {
+        for step in 0 ..< 1000 {
             let n = model.count
             let what: String
             switch Int.random(in: 0 ..< 100, using: &rng) {

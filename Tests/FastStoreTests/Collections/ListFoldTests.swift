@@ -44,7 +44,7 @@ func foldsMatch(_ list: VersionedList<Int>, _ values: [Int]) -> Bool {
 
 @Suite("List folds")
 struct ListFoldTests {
-    @Test(arguments: [0, 200, 5000])
+    @Test(arguments: [0, 200, 3000])
     func differentialAgainstRecomputation(initialCount: Int) {
         var fuzzer = ListFuzzer(fallbackSeed: 0xF01D &+ UInt64(initialCount))
         let seed = fuzzer.seed
@@ -53,7 +53,7 @@ struct ListFoldTests {
         list.attach(OrderHash.self)
         var model = ListReferenceModel(initial)
         var hidden = HiddenCopies<VersionedList<Int>, [Int]>(limit: 6)
-        for step in 0 ..< 1500 {
+        for step in 0 ..< 1000 {
             var what: String
             switch fuzzer.int(0 ... 199) {
             case 0:
