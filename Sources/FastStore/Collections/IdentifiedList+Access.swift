@@ -82,6 +82,7 @@ extension IdentifiedList {
         let (leaf, offset) = _list._uniqueLeaf(containing: position, stamp: new)
         leaf.slots[offset].written = new.rawValue
         leaf.elements[offset].element = element
+        _list._endElementWrite(at: position)
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: new, element.id)
         _list._checkAfterWrite()
     }

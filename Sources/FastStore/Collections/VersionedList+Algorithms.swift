@@ -33,7 +33,7 @@ extension VersionedList {
         guard elements.count != _root.count else { return nil }
         let old = _root.stamp
         let new = VersionStamp.next()
-        _root = _ListNode.build(elements, slots: slots, stamp: new)
+        _setRoot(_ListNode.build(elements, slots: slots, stamp: new))
         _checkAfterWrite()
         return (old, new)
     }
@@ -79,7 +79,7 @@ extension VersionedList {
         try elements.sort(by: areInIncreasingOrder)
         let old = _root.stamp
         let new = VersionStamp.next()
-        _root = _ListNode.build(elements, stamp: new)
+        _setRoot(_ListNode.build(elements, stamp: new))
         _checkAfterWrite()
         return (old, new)
     }

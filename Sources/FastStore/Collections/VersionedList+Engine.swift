@@ -37,9 +37,10 @@ extension VersionedList {
         _root.uniqueLeaf(containing: position, stamp: stamp)
     }
 
-    /// Replaces the whole tree, keeping the identity (a rebuild).
+    /// Replaces the whole tree, keeping the identity and the attached folds
+    /// (a rebuild).
     @inlinable
-    mutating func _replaceTree(_ root: _ListNode<Element>) { _root = root }
+    mutating func _replaceTree(_ root: _ListNode<Element>) { _setRoot(root) }
 
     /// The structural diff from `older`, a version of this list, not
     /// recorded.

@@ -24,6 +24,7 @@ extension VersionedList where Element: VersionedValue {
             let (old, new, leaf, offset) = _beginElementWrite(at: position)
             let access = _Tracking.beginChildAccess(leaf.elements[offset])
             defer {
+                _endElementWrite(at: position)
                 // NB: the list took a fresh stamp before the yield (the
                 // path copy needs it), so even an untouched element is a
                 // journaled write: a pass-through, like a written-through one.

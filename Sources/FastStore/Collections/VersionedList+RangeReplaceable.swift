@@ -32,7 +32,7 @@ extension VersionedList: RangeReplaceableCollection {
             elements.replaceSubrange(subrange, with: inserted)
             slots.replaceSubrange(
                 subrange, with: (0 ..< inserted.count).lazy.map { _ListSlot(fresh: base &+ UInt64($0)) })
-            _root = _ListNode.build(elements, slots: slots, stamp: new)
+            _setRoot(_ListNode.build(elements, slots: slots, stamp: new))
         }
         _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         _checkAfterWrite()
@@ -111,7 +111,7 @@ extension VersionedList: RangeReplaceableCollection {
         guard _root.count > 0 else { return }
         let old = _root.stamp
         let new = VersionStamp.next()
-        _root = _ListNode(leaf: [], slots: [], stamp: new)
+        _setRoot(_ListNode(leaf: [], slots: [], stamp: new))
         _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
     }
 

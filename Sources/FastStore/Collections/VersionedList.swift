@@ -104,12 +104,37 @@ extension VersionedList {
         return (old, new, leaf, offset)
     }
 
+    /// Ends a write of the element at `position` (after `_beginElementWrite`
+    /// and the write itself): recomputes the attached folds on its path.
+    ///
+    /// - Complexity: one nil test without folds; O(log n) with.
+    @inlinable @inline(__always)
+    internal func _endElementWrite(at position: Int) {
+        if _root.folds != nil { _root.refreshFolds(containing: position) }
+    }
+
+    /// Replaces the whole tree (a rebuild or a wholesale replacement),
+    /// keeping the attached folds: they are recomputed over `root`.
+    ///
+    /// - Complexity: one nil test without folds; O(n) with.
+    @inlinable @inline(__always)
+    internal mutating func _setRoot(_ root: _ListNode<Element>) {
+        let folds = _root.folds
+        _root = root
+        if let folds { _ListNode.setFolds(&_root, folds, isRoot: true) }
+    }
+
     /// Inserts below a root already made unique for the write `stamp`.
     @inlinable
     internal mutating func _insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) {
         if let right = _root.insert(element, slot: slot, at: index, stamp: stamp) {
             let left = _root
             _root = _ListNode(branch: [left, right], height: left.height + 1, stamp: stamp)
+            if let folds = left.folds {
+                // A root leaf's chain only named the folds.
+                if left.height == 0 { left.folds = nil }
+                _root.adoptFolds(of: folds)
+            }
         }
     }
 
@@ -118,8 +143,10 @@ extension VersionedList {
     internal mutating func _remove(at index: Int, stamp: VersionStamp) -> Element {
         let element = _root.remove(at: index, stamp: stamp)
         if _root.height > 0, _root.children.count == 1 {
+            let folds = _root.folds
             _root = _root.children[0]
             _ListNode.makeUnique(&_root, stamp: stamp)
+            if let folds, _root.height == 0 { _root.folds = folds.emptiedChain() }
         }
         return element
     }
@@ -129,7 +156,12 @@ extension VersionedList {
     @inlinable @inline(__always)
     internal func _checkAfterWrite() {
         #if FASTSTORE_INTERNAL_CHECKS
-        if _root.count <= 8192 { _root._invariantCheck() } else { _root._shallowInvariantCheck() }
+        if _root.count <= 8192 {
+            _root._invariantCheck()
+            _root._checkFolds()
+        } else {
+            _root._shallowInvariantCheck()
+        }
         #endif
     }
 
@@ -139,7 +171,10 @@ extension VersionedList {
     ///
     /// - Complexity: O(n).
     @usableFromInline
-    internal func _invariantCheck() { _root._invariantCheck() }
+    internal func _invariantCheck() {
+        _root._invariantCheck()
+        _root._checkFolds()
+    }
     #endif
 }
 
@@ -159,6 +194,7 @@ extension VersionedList {
     internal mutating func _writeElement(_ newValue: Element, at position: Int) {
         let (old, new, leaf, offset) = _beginElementWrite(at: position)
         leaf.elements[offset] = newValue
+        _endElementWrite(at: position)
         _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
         _checkAfterWrite()
     }
@@ -178,6 +214,7 @@ extension VersionedList {
         _modify {
             let (old, new, leaf, offset) = _beginElementWrite(at: position)
             defer {
+                _endElementWrite(at: position)
                 _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
                 _checkAfterWrite()
             }

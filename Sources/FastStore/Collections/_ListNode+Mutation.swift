@@ -57,9 +57,14 @@ extension _ListNode {
             counts[k] = child.count
             children.insert(right, at: k + 1)
             counts.insert(right.count, at: k + 1)
+            if folds != nil {
+                refreshFolds(child: k)
+                insertFolds(child: k + 1)
+            }
             if children.count > Self.branchCapacity { return split(stamp: stamp) }
         } else {
             counts[k] += 1
+            if folds != nil { refreshFolds(child: k) }
         }
         return nil
     }
@@ -82,7 +87,14 @@ extension _ListNode {
         children.removeSubrange(mid...)
         counts.removeSubrange(mid...)
         count -= movedCount
-        return _ListNode(branch: moved, counts: movedCounts, height: height, count: movedCount, stamp: stamp)
+        let right = _ListNode(branch: moved, counts: movedCounts, height: height, count: movedCount, stamp: stamp)
+        if let folds {
+            // NB: refilled from the children: a branch splits once per
+            // (branch capacity / 2) leaf splits, so this is amortized.
+            right.adoptFolds(of: folds)
+            fillFolds()
+        }
+        return right
     }
 
     // MARK: Removal
@@ -107,6 +119,7 @@ extension _ListNode {
             element = child.remove(at: o, stamp: stamp)
             underfull = child.width < child.minimum
         }
+        if folds != nil { refreshFolds(child: k) }
         counts[k] -= 1
         if underfull { fixUnderflow(at: k, stamp: stamp) }
         return element
@@ -136,6 +149,7 @@ extension _ListNode {
             counts[left] = l.count
             children.remove(at: left + 1)
             counts.remove(at: left + 1)
+            if folds != nil { foldsDidRebalance(left, merged: true) }
             return
         }
         // Redistribute so both halves hold at least the minimum.
@@ -180,5 +194,30 @@ extension _ListNode {
         }
         counts[left] = l.count
         counts[left + 1] = r.count
+        if folds != nil { foldsDidRebalance(left, merged: false) }
+    }
+
+    /// After `fixUnderflow` merged child `left + 1` into child `left` or
+    /// moved items between them: refills the two children's columns (when
+    /// branches) and their summaries here.
+    ///
+    /// NB: refilled, not moved value by value: a rebalance happens once per
+    /// (minimum fill) removals from a node, so this is amortized.
+    @usableFromInline
+    final func foldsDidRebalance(_ left: Int, merged: Bool) {
+        if height > 1 {
+            children[left].fillFolds()
+            if !merged { children[left + 1].fillFolds() }
+        }
+        if merged {
+            var column = folds
+            while let c = column {
+                c.remove(left + 1)
+                column = c.next
+            }
+        } else {
+            refreshFolds(child: left + 1)
+        }
+        refreshFolds(child: left)
     }
 }

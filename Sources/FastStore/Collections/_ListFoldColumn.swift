@@ -1,0 +1,207 @@
+/// One attached fold's values in one node of a ``VersionedList``'s tree:
+/// in a branch, the summary of each child (pairwise with `children`, as
+/// `counts` is) and their combination, the branch's own summary; in a root
+/// leaf, nothing (the column only names the fold: a root leaf's summary is
+/// folded from its at most 64 elements when read).
+///
+/// A node holds its columns as a chain (`next`), one per attached fold, in
+/// the same order in every node of a tree. Columns are mutable and owned by
+/// one node: copying a node copies its chain (the value buffers are shared
+/// until written).
+///
+/// NB: a class hierarchy erases the summary type so that `_ListNode` keeps
+/// one type parameter; its methods are called only when a fold is attached.
+@usableFromInline
+internal class _ListFoldColumn<Element> {
+    /// The next attached fold's column, in attachment order.
+    @usableFromInline final var next: _ListFoldColumn<Element>?
+    /// The summary type this column folds.
+    @usableFromInline final let summary: ObjectIdentifier
+
+    @usableFromInline
+    init(summary: ObjectIdentifier) {
+        self.summary = summary
+    }
+
+    /// A column of the same fold holding no values (`next` not copied).
+    @usableFromInline func emptied() -> _ListFoldColumn<Element> { fatalError("abstract") }
+
+    /// A column of the same fold holding the same values (`next` not copied).
+    @usableFromInline func copy() -> _ListFoldColumn<Element> { fatalError("abstract") }
+
+    /// Recomputes every value from `children`, whose columns for this fold
+    /// are `childColumns` (nil for leaves).
+    @usableFromInline
+    func fill(_ children: ContiguousArray<_ListNode<Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<Element>?>) {
+        fatalError("abstract")
+    }
+
+    /// Recomputes the value of child `k`.
+    @usableFromInline
+    func refresh(_ k: Int, child: _ListNode<Element>, column: _ListFoldColumn<Element>?) { fatalError("abstract") }
+
+    /// Inserts the value of a new child `k`.
+    @usableFromInline
+    func insert(_ k: Int, child: _ListNode<Element>, column: _ListFoldColumn<Element>?) { fatalError("abstract") }
+
+    /// Removes the value of child `k`.
+    @usableFromInline
+    func remove(_ k: Int) { fatalError("abstract") }
+
+    #if FASTSTORE_INTERNAL_CHECKS
+    /// Whether the stored values equal the ones recomputed from `children`.
+    @usableFromInline
+    func _isConsistent(
+        _ children: ContiguousArray<_ListNode<Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<Element>?>
+    ) -> Bool { fatalError("abstract") }
+    #endif
+}
+
+extension _ListFoldColumn {
+    /// A copy of this chain (each column copied, values shared until written).
+    @usableFromInline
+    final func copyChain() -> _ListFoldColumn<Element> {
+        let head = copy()
+        var tail = head
+        var column = next
+        while let c = column {
+            let copied = c.copy()
+            tail.next = copied
+            tail = copied
+            column = c.next
+        }
+        return head
+    }
+
+    /// This chain's folds with no values.
+    @usableFromInline
+    final func emptiedChain() -> _ListFoldColumn<Element> {
+        let head = emptied()
+        var tail = head
+        var column = next
+        while let c = column {
+            let emptied = c.emptied()
+            tail.next = emptied
+            tail = emptied
+            column = c.next
+        }
+        return head
+    }
+
+    /// The column of `summary` in this chain, if any.
+    @usableFromInline
+    final func find(_ summary: ObjectIdentifier) -> _ListFoldColumn<Element>? {
+        var column: _ListFoldColumn<Element>? = self
+        while let c = column {
+            if c.summary == summary { return c }
+            column = c.next
+        }
+        return nil
+    }
+
+    /// This chain without the column of `summary` (emptied columns), or nil
+    /// when nothing remains.
+    @usableFromInline
+    final func emptiedChain(removing summary: ObjectIdentifier) -> _ListFoldColumn<Element>? {
+        var kept: [_ListFoldColumn<Element>] = []
+        var column: _ListFoldColumn<Element>? = self
+        while let c = column {
+            if c.summary != summary { kept.append(c.emptied()) }
+            column = c.next
+        }
+        for i in kept.indices.dropLast() { kept[i].next = kept[i + 1] }
+        return kept.first
+    }
+}
+
+/// The column of the summary `S`.
+@usableFromInline
+internal final class _ListSummaryColumn<S: ListSummary>: _ListFoldColumn<S.Element> {
+    /// The summary of each child, pairwise with the node's children.
+    @usableFromInline var values: ContiguousArray<S.Value>
+    /// The combination of `values`: the node's own summary.
+    @usableFromInline var total: S.Value
+
+    @usableFromInline
+    init(values: ContiguousArray<S.Value>, total: S.Value) {
+        self.values = values
+        self.total = total
+        super.init(summary: ObjectIdentifier(S.self))
+    }
+
+    /// A column holding no values.
+    @usableFromInline
+    convenience init() { self.init(values: [], total: S.identity) }
+
+    @usableFromInline override func emptied() -> _ListFoldColumn<S.Element> { _ListSummaryColumn() }
+
+    @usableFromInline override func copy() -> _ListFoldColumn<S.Element> {
+        _ListSummaryColumn(values: values, total: total)
+    }
+
+    /// The summary of a leaf's elements.
+    ///
+    /// - Complexity: O(leaf capacity).
+    @usableFromInline
+    static func fold(leaf: _ListNode<S.Element>) -> S.Value {
+        leaf.elements.withUnsafeBufferPointer { elements in
+            var value = S.identity
+            for element in elements { value = S.combine(value, S.summarize(element)) }
+            return value
+        }
+    }
+
+    /// The summary of `child`: folded from its elements for a leaf, its
+    /// column's total for a branch.
+    @usableFromInline @inline(__always)
+    static func summary(of child: _ListNode<S.Element>, column: _ListFoldColumn<S.Element>?) -> S.Value {
+        if child.height == 0 { return fold(leaf: child) }
+        return unsafeDowncast(column.unsafelyUnwrapped, to: _ListSummaryColumn<S>.self).total
+    }
+
+    @usableFromInline
+    func updateTotal() {
+        var value = S.identity
+        for v in values { value = S.combine(value, v) }
+        total = value
+    }
+
+    @usableFromInline
+    override func fill(
+        _ children: ContiguousArray<_ListNode<S.Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<S.Element>?>
+    ) {
+        values = ContiguousArray(children.indices.lazy.map { Self.summary(of: children[$0], column: childColumns[$0]) })
+        updateTotal()
+    }
+
+    @usableFromInline
+    override func refresh(_ k: Int, child: _ListNode<S.Element>, column: _ListFoldColumn<S.Element>?) {
+        values[k] = Self.summary(of: child, column: column)
+        updateTotal()
+    }
+
+    @usableFromInline
+    override func insert(_ k: Int, child: _ListNode<S.Element>, column: _ListFoldColumn<S.Element>?) {
+        values.insert(Self.summary(of: child, column: column), at: k)
+        updateTotal()
+    }
+
+    @usableFromInline
+    override func remove(_ k: Int) {
+        values.remove(at: k)
+        updateTotal()
+    }
+
+    #if FASTSTORE_INTERNAL_CHECKS
+    @usableFromInline
+    override func _isConsistent(
+        _ children: ContiguousArray<_ListNode<S.Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<S.Element>?>
+    ) -> Bool {
+        guard values.count == children.count else { return false }
+        for k in children.indices where values[k] != Self.summary(of: children[k], column: childColumns[k]) {
+            return false
+        }
+        return total == values.reduce(S.identity, S.combine)
+    }
+    #endif
+}
