@@ -72,13 +72,14 @@ internal func _selectRecording<State, Selection>(
     inspector: _SelectionInspector<Selection>, isSame: (Selection, Selection) -> Bool
 ) -> (Selection, mustRunAlways: Bool) {
     recorder.record {
+        recorder.sawUntrackable = false
         let mark = _TrackingMark.now
         let selection = selector(state)
         // NB: comparing the selection with itself, still recording, records
         // whatever the comparison looks at; a selection that is not the same
         // as itself (NaN) changes at every consume, as the naive consumer
         // sees it.
-        var mustRunAlways = !isSame(selection, selection)
+        var mustRunAlways = !isSame(selection, selection) || recorder.sawUntrackable
         if !inspector.recordNodes(in: selection, since: mark, into: recorder) {
             mustRunAlways = true
         }

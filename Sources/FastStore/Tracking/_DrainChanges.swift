@@ -152,4 +152,36 @@ internal final class _ChangeLog: @unchecked Sendable {
         spans.reverse()
         return true
     }
+
+    /// Whether something that `isRelevant` selects may have been written
+    /// between `old` and `new`: `false` only when the log proves the whole
+    /// step (see ``spans(from:to:into:)``) and none of its writes is
+    /// relevant. Used by ``Derived`` to tell whether its memo still holds,
+    /// without collecting the spans.
+    ///
+    /// `isRelevant` runs under the log's lock: it must not call into
+    /// FastStore or user code.
+    ///
+    /// - Complexity: O(drains logged since `old`'s drain + their writes),
+    ///   stopping at the first relevant write.
+    @inlinable
+    func mayHaveWritten(
+        from old: _RootVersion, to new: _RootVersion, where isRelevant: (NodeID, _WriteKind) -> Bool
+    ) -> Bool {
+        guard old.node == new.node, old.version < new.version else { return true }
+        lock.lock()
+        defer { lock.unlock() }
+        var wanted = new.version
+        var k = count - 1
+        while wanted != old.version {
+            while k >= 0, ring[(start + k) % capacity]!.newRoot.version != wanted { k -= 1 }
+            guard k >= 0 else { return true }
+            let span = ring[(start + k) % capacity]!
+            guard span.newRoot.node == new.node, span.oldRoot.version >= old.version else { return true }
+            for write in span.writes where isRelevant(write.node, write.kind) { return true }
+            wanted = span.oldRoot.version
+            k -= 1
+        }
+        return false
+    }
 }

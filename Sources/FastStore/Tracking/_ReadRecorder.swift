@@ -6,6 +6,10 @@ internal final class _ReadRecorder {
     // NB: unchecked exclusivity: a recorder is used by the one thread it is
     // installed on.
     @exclusivity(unchecked) @usableFromInline var dependencies: [_Dependency] = []
+    /// Set when something read under this recorder cannot be tracked by
+    /// its dependencies (a ``Derived`` value that could not be memoized):
+    /// the selection must then be evaluated at every consume.
+    @exclusivity(unchecked) @usableFromInline var sawUntrackable = false
 
     @inlinable init() {}
 

@@ -1,0 +1,45 @@
+@_spi(Testing) @testable import FastStore
+import Testing
+
+/// The trigger rule has one statement (`_WriteKind.affects`, what derived
+/// values check their memo with) and one indexed form (`_ReaderIndex`,
+/// what consumers look writes up in): the two agree on every pair of
+/// kinds, element keys and overlapping or disjoint fields included.
+@Suite struct TriggerRuleTests {
+    static var reads: [_ReadKind] { [
+        .whole, .member, .element(_ElementKey(1)), .element(_ElementKey(2)),
+        .field(_FieldRange(offset: 0, size: 8)), .field(_FieldRange(offset: 8, size: 8)),
+        .field(_FieldRange(offset: 4, size: 8)), .field(_FieldRange(offset: 0, size: 0)),
+    ] }
+    static var writes: [_WriteKind] { [
+        .content, .passThrough, .order, .element(_ElementKey(1)), .element(_ElementKey(2)),
+        .field(_FieldRange(offset: 0, size: 8)), .field(_FieldRange(offset: 8, size: 8)),
+        .field(_FieldRange(offset: 2, size: 1)), .field(_FieldRange(offset: 16, size: 4)),
+    ] }
+
+    @Test func theRuleAndTheReaderIndexAgree() {
+        let node = NodeID(rawValue: 1)
+        var index = _ReaderIndex()
+        for (reader, read) in Self.reads.enumerated() {
+            index.insert(_Dependency(node: node, kind: read), reader: reader)
+        }
+        for write in Self.writes {
+            var collected: [Int] = []
+            index.collect(node, write, into: &collected)
+            let expected = Self.reads.indices.filter { write.affects(Self.reads[$0]) }
+            #expect(Set(collected) == Set(expected), "write \(write)")
+        }
+    }
+
+    @Test func theTableOfTheDocs() {
+        let e1 = _ElementKey(1), e2 = _ElementKey(2)
+        let low = _FieldRange(offset: 0, size: 8), high = _FieldRange(offset: 8, size: 8)
+        #expect(Self.reads.allSatisfy { _WriteKind.content.affects($0) })
+        #expect(Self.writes.allSatisfy { $0.affects(.whole) })
+        #expect(!_WriteKind.passThrough.affects(.member) && !_WriteKind.order.affects(.element(e1)))
+        #expect(_WriteKind.element(e1).affects(.element(e1)) && !_WriteKind.element(e1).affects(.element(e2)))
+        #expect(!_WriteKind.element(e1).affects(.member) && !_WriteKind.element(e1).affects(.field(low)))
+        #expect(_WriteKind.field(low).affects(.member) && _WriteKind.field(low).affects(.field(low)))
+        #expect(!_WriteKind.field(low).affects(.field(high)) && !_WriteKind.field(low).affects(.element(e1)))
+    }
+}
