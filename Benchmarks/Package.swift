@@ -182,6 +182,19 @@ let suiteTargets: [Target] = [
         path: "Benchmarks/HistoryBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    // A 'remaining' count over 1,000,000 todo items beside 100 row
+    // consumers: a memoized Derived over a fold, a whole-list recount, and
+    // the row consumers alone; the fold's bytes per element.
+    .executableTarget(
+        name: "DerivedBenchmarks",
+        dependencies: [
+            "CHeapBytes",
+            .product(name: "FastStore", package: "FastStore"),
+            .product(name: "Benchmark", package: "benchmark"),
+        ],
+        path: "Benchmarks/DerivedBenchmarks",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
     .executableTarget(
         name: "CollectionBenchmarks",
         dependencies: [

@@ -23,6 +23,15 @@ extension IdentifiedList {
         for summary in summaries { attach(summary) }
     }
 
+    /// An empty list with the folds `summaries` attached: they are kept
+    /// through every element added later.
+    ///
+    /// - Complexity: O(folds).
+    @inlinable
+    public init(folds summaries: [any ListSummary<Element>.Type]) {
+        self.init(EmptyCollection<Element>(), folds: summaries)
+    }
+
     /// Attaches the fold `summary` (see ``VersionedList/attach(_:)``): kept
     /// per tree node through every write, insertion, removal, move, sort
     /// and rebuild, and read by ``fold(_:)`` in O(1). Not a write.

@@ -108,4 +108,13 @@ extension VersionedList {
         self.init(elements)
         for summary in summaries { _attach(summary) }
     }
+
+    /// An empty list with the folds `summaries` attached: they are kept
+    /// through every element added later.
+    ///
+    /// - Complexity: O(folds).
+    @inlinable
+    public init(folds summaries: [any ListSummary<Element>.Type]) {
+        self.init(EmptyCollection<Element>(), folds: summaries)
+    }
 }

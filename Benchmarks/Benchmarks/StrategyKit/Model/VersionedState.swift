@@ -19,6 +19,21 @@ public struct FSTreeFields {
 
 public typealias FSState = Versioned<FSStateFields>
 
+/// The items that are done, as a fold the versioned lists keep per tree
+/// node (updated in O(log n) per write, read in O(1)): what the faststore
+/// strategy's derived consumer reads. The 'remaining' count of the
+/// profiles is the items minus these.
+public enum DoneCount: CountingSummary {
+    public static func counts(_ item: Item) -> Bool { item.done }
+
+    /// The fold, when `workload` has a derived consumer; none otherwise
+    /// (an app attaches the folds it reads: the others would cost every
+    /// write its update).
+    static func folds(for workload: Workload) -> [any ListSummary<Item>.Type] {
+        workload.selections.contains(.derived) ? [DoneCount.self] : []
+    }
+}
+
 /// The versioned state for workloads that insert, remove, move or sort
 /// items: the items in an `IdentifiedList` (lookup by id, O(log n) insert,
 /// remove and move), the rest as in ``FSStateFields``.
@@ -41,14 +56,14 @@ extension Versioned where Value == FSStateFields {
     init(_ workload: Workload) {
         precondition(workload.idsArePositions, "FSState holds rows by position; use FSEditableState for structural actions")
         let plain = AppState(workload)
-        self.init(FSStateFields(items: VersionedList(plain.items), tree: Versioned<FSTreeFields>(plain.tree), counter: plain.counter, title: plain.title))
+        self.init(FSStateFields(items: VersionedList(plain.items, folds: DoneCount.folds(for: workload)), tree: Versioned<FSTreeFields>(plain.tree), counter: plain.counter, title: plain.title))
     }
 }
 
 extension Versioned where Value == FSEditableFields {
     init(_ workload: Workload) {
         let plain = AppState(workload)
-        self.init(FSEditableFields(items: IdentifiedList(plain.items), tree: Versioned<FSTreeFields>(plain.tree), counter: plain.counter, title: plain.title))
+        self.init(FSEditableFields(items: IdentifiedList(plain.items, folds: DoneCount.folds(for: workload)), tree: Versioned<FSTreeFields>(plain.tree), counter: plain.counter, title: plain.title))
     }
 }
 

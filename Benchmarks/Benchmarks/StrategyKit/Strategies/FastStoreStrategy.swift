@@ -40,11 +40,10 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
             case .list:
                 consumer.add(counted { $0.items }) { (_: VersionedList<Item>, new: VersionedList<Item>) in sink.deliver(Digest.ofList(count: new.count), .list) }
             case .derived:
-                consumer.add(counted { state -> Int in
-                    var n = 0
-                    for item in state.items where item.done { n += 1 }
-                    return n
-                }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .derived) }
+                // NB: the count as an app declares it: a memoized derived
+                // value over the fold the items keep (`DoneCount`).
+                let done = Derived { (state: FSState) in state.items.fold(DoneCount.self) }
+                consumer.add(counted { done($0) }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .derived) }
             case .treeLeaf(let path):
                 consumer.add(counted { state -> Int in
                     var node = state.tree
@@ -117,11 +116,10 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
             case .list:
                 consumer.add(counted { $0.items }) { (_: IdentifiedList<Item>, new: IdentifiedList<Item>) in sink.deliver(Digest.ofList(count: new.count), .list) }
             case .derived:
-                consumer.add(counted { state -> Int in
-                    var n = 0
-                    for item in state.items where item.done { n += 1 }
-                    return n
-                }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .derived) }
+                // NB: the count as an app declares it: a memoized derived
+                // value over the fold the items keep (`DoneCount`).
+                let done = Derived { (state: FSEditableState) in state.items.fold(DoneCount.self) }
+                consumer.add(counted { done($0) }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .derived) }
             case .treeLeaf(let path):
                 consumer.add(counted { state -> Int in
                     var node = state.tree
