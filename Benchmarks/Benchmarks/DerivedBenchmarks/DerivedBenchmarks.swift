@@ -17,6 +17,8 @@ import Darwin
 // - `Derived.remaining.fold.consumers100`: the count as a memoized
 //   `Derived` over a fold the list keeps (`CountingSummary`, attached):
 //   updated along the written path, read in O(1). Goal: at most 2 µs.
+// - `Derived.remaining.foldDirect.consumers100`: the same fold selected
+//   directly by the consumer, without a `Derived`: what the memo costs.
 // - `Derived.remaining.recount.consumers100`: the count recomputed by the
 //   consumer's selector over the whole list (what a selector does without
 //   a fold): O(N) per dispatch.
@@ -61,7 +63,7 @@ func residentBytes() -> Int { Int(cheapbytes_resident()) }
 
 final class CallCount: @unchecked Sendable { var value = 0 }
 
-enum CountKind: String { case fold, recount, none }
+enum CountKind: String { case fold, foldDirect, recount, none }
 
 final class DerivedFixture: @unchecked Sendable {
     let store: Store<State, TodoAction>
@@ -74,7 +76,7 @@ final class DerivedFixture: @unchecked Sendable {
 
     init(_ kind: CountKind) {
         let todos = (0..<itemCount).map { Todo(id: $0) }
-        let list = kind == .fold ? IdentifiedList(todos, folds: [Remaining.self]) : IdentifiedList(todos)
+        let list = kind == .fold || kind == .foldDirect ? IdentifiedList(todos, folds: [Remaining.self]) : IdentifiedList(todos)
         store = Store(state: State(TodoApp(todos: list))) { state, action in
             switch action { case .toggle(let id): state.todos[id: id]?.done.toggle() }
         }
@@ -87,6 +89,8 @@ final class DerivedFixture: @unchecked Sendable {
         case .fold:
             let remaining = Derived { (state: State) in state.todos.fold(Remaining.self) }
             consumer.add({ remaining($0) }) { (_: Int?, _: Int) in calls.value += 1 }
+        case .foldDirect:
+            consumer.add({ $0.todos.fold(Remaining.self) }) { (_: Int?, _: Int) in calls.value += 1 }
         case .recount:
             consumer.add({ state -> Int in
                 var n = 0
@@ -151,7 +155,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(bytes, foldMilliBytesPerElement())
     }
 
-    for kind in [CountKind.fold, .recount, .none] {
+    for kind in [CountKind.fold, .foldDirect, .recount, .none] {
         Benchmark("Derived.remaining.\(kind.rawValue).consumers100",
                   configuration: .init(maxIterations: kind == .recount ? 200 : 10_000)) { benchmark in
             let fixture = Fixtures.shared.get(kind)
