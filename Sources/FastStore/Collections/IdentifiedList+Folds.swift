@@ -8,6 +8,9 @@ internal enum _EntrySummary<S: ListSummary>: ListSummary {
     @inlinable static var identity: S.Value { S.identity }
     @inlinable static func summarize(_ entry: _IdentifiedEntry<S.Element>) -> S.Value { S.summarize(entry.element) }
     @inlinable static func combine(_ a: S.Value, _ b: S.Value) -> S.Value { S.combine(a, b) }
+    // NB: `S`'s witness, specialized for `S` where it conforms; this
+    // type's own default would be compiled generically here.
+    @inlinable static func _foldKernels() -> AnyObject { S._identifiedFoldKernels() }
 }
 
 extension IdentifiedList {

@@ -37,9 +37,28 @@ public protocol ListSummary<Element> {
 
     /// The summary of two adjacent runs of elements, `a` before `b`.
     static func combine(_ a: Value, _ b: Value) -> Value
+
+    /// FastStore's fold loops for this summary, specialized where the
+    /// conformance is declared. Do not implement: the default is the only
+    /// correct one.
+    static func _foldKernels() -> AnyObject
+
+    /// The same loops over an ``IdentifiedList``'s entries. Do not
+    /// implement.
+    static func _identifiedFoldKernels() -> AnyObject
 }
 
 extension ListSummary {
+    // NB: `@inlinable` defaults: each conformance's witnesses are compiled
+    // in the conforming module, for its concrete type, so the loops they
+    // make are specialized even when the fold is attached through an
+    // existential (`init(_:folds:)`).
+    @inlinable
+    public static func _foldKernels() -> AnyObject { _SummaryKernels<Self>() }
+
+    @inlinable
+    public static func _identifiedFoldKernels() -> AnyObject { _SummaryKernels<_EntrySummary<Self>>() }
+
     /// The summary of `elements`, computed from scratch.
     ///
     /// - Complexity: O(n).

@@ -74,7 +74,8 @@ extension VersionedList {
     internal mutating func _attach<S: ListSummary>(_ summary: S.Type) where S.Element == Element {
         let id = ObjectIdentifier(summary)
         if _root.folds?.find(id) != nil { return }
-        let column: _ListFoldColumn<Element> = _ListSummaryColumn<S>()
+        let kernels = S._foldKernels() as? _SummaryKernels<S> ?? _SummaryKernels<S>()
+        let column: _ListFoldColumn<Element> = _ListSummaryColumn<S>(kernels: kernels)
         let chain: _ListFoldColumn<Element>
         if let existing = _root.folds?.emptiedChain() {
             var tail = existing

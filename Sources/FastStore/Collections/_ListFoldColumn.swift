@@ -11,10 +11,13 @@
 ///
 /// NB: a class hierarchy erases the summary type so that `_ListNode` keeps
 /// one type parameter; its methods are called only when a fold is attached.
+/// NB: unchecked exclusivity on the mutable fields: a column is written
+/// only through the uniquely referenced node that owns it, by the thread
+/// writing that node (as the node's own fields).
 @usableFromInline
 internal class _ListFoldColumn<Element> {
     /// The next attached fold's column, in attachment order.
-    @usableFromInline final var next: _ListFoldColumn<Element>?
+    @usableFromInline @exclusivity(unchecked) final var next: _ListFoldColumn<Element>?
     /// The summary type this column folds.
     @usableFromInline final let summary: ObjectIdentifier
 
@@ -114,35 +117,110 @@ extension _ListFoldColumn {
     }
 }
 
+/// The work of a summary `S`'s columns, made where `S` is a concrete type:
+/// the column's methods are reached through its class's vtable, so they
+/// run unspecialized (every `summarize` and `combine` through witness
+/// tables, every `Value` through value witnesses and runtime metadata); the
+/// loops and stores of a fold update run in these closures instead,
+/// specialized in the module that declares the summary (see
+/// `ListSummary._foldKernels`). Shared by every column of one attachment.
+@usableFromInline
+internal final class _SummaryKernels<S: ListSummary> {
+    @usableFromInline typealias Column = _ListSummaryColumn<S>
+    @usableFromInline typealias Node = _ListNode<S.Element>
+
+    /// Sets `column`'s value of child `k` from `child` (whose column for
+    /// this fold is `childColumn`) and recomputes its total.
+    @usableFromInline let refresh: (Column, Int, Node, _ListFoldColumn<S.Element>?) -> Void
+    /// Inserts the value of the new child `k`, and recomputes the total.
+    @usableFromInline let insert: (Column, Int, Node, _ListFoldColumn<S.Element>?) -> Void
+    /// Removes the value of child `k`, and recomputes the total.
+    @usableFromInline let remove: (Column, Int) -> Void
+    /// Recomputes every value from the children and their columns.
+    @usableFromInline let fill: (Column, ContiguousArray<Node>, ContiguousArray<_ListFoldColumn<S.Element>?>) -> Void
+
+    // NB: `@inlinable`, so that the closures are specialized for `S` where
+    // the conformance's witness makes them (the caller's module), not
+    // compiled generically here.
+    @inlinable
+    init() {
+        @inline(__always)
+        func summary(of child: Node, _ childColumn: _ListFoldColumn<S.Element>?) -> S.Value {
+            if child.height == 0 {
+                return child.elements.withUnsafeBufferPointer { elements in
+                    var value = S.identity
+                    for element in elements { value = S.combine(value, S.summarize(element)) }
+                    return value
+                }
+            }
+            return unsafeDowncast(childColumn.unsafelyUnwrapped, to: Column.self).total
+        }
+        @inline(__always)
+        func updateTotal(_ column: Column) {
+            column.total = column.values.withUnsafeBufferPointer { values in
+                var value = S.identity
+                for v in values { value = S.combine(value, v) }
+                return value
+            }
+        }
+        refresh = { column, k, child, childColumn in
+            // NB: an unchanged summary leaves the total as it was (and the
+            // values' buffer, shared with older versions, uncopied).
+            let value = summary(of: child, childColumn)
+            guard column.values[k] != value else { return }
+            column.values[k] = value
+            updateTotal(column)
+        }
+        insert = { column, k, child, childColumn in
+            column.values.insert(summary(of: child, childColumn), at: k)
+            updateTotal(column)
+        }
+        remove = { column, k in
+            column.values.remove(at: k)
+            updateTotal(column)
+        }
+        fill = { column, children, childColumns in
+            var values = ContiguousArray<S.Value>()
+            values.reserveCapacity(children.count)
+            for k in children.indices { values.append(summary(of: children[k], childColumns[k])) }
+            column.values = values
+            updateTotal(column)
+        }
+    }
+}
+
 /// The column of the summary `S`.
 @usableFromInline
 internal final class _ListSummaryColumn<S: ListSummary>: _ListFoldColumn<S.Element> {
     /// The summary of each child, pairwise with the node's children.
-    @usableFromInline var values: ContiguousArray<S.Value>
+    @usableFromInline @exclusivity(unchecked) var values: ContiguousArray<S.Value>
     /// The combination of `values`: the node's own summary.
-    @usableFromInline var total: S.Value
+    @usableFromInline @exclusivity(unchecked) var total: S.Value
+    @usableFromInline let kernels: _SummaryKernels<S>
 
     @usableFromInline
-    init(values: ContiguousArray<S.Value>, total: S.Value) {
+    init(values: ContiguousArray<S.Value>, total: S.Value, kernels: _SummaryKernels<S>) {
         self.values = values
         self.total = total
+        self.kernels = kernels
         super.init(summary: ObjectIdentifier(S.self))
     }
 
     /// A column holding no values.
     @usableFromInline
-    convenience init() { self.init(values: [], total: S.identity) }
+    convenience init(kernels: _SummaryKernels<S>) { self.init(values: [], total: S.identity, kernels: kernels) }
 
-    @usableFromInline override func emptied() -> _ListFoldColumn<S.Element> { _ListSummaryColumn() }
+    @usableFromInline override func emptied() -> _ListFoldColumn<S.Element> { _ListSummaryColumn(kernels: kernels) }
 
     @usableFromInline override func copy() -> _ListFoldColumn<S.Element> {
-        _ListSummaryColumn(values: values, total: total)
+        _ListSummaryColumn(values: values, total: total, kernels: kernels)
     }
 
-    /// The summary of a leaf's elements.
+    /// The summary of a leaf's elements, computed generically (for reads
+    /// of a list whose fold is not attached, and of a root leaf).
     ///
     /// - Complexity: O(leaf capacity).
-    @usableFromInline
+    @inlinable
     static func fold(leaf: _ListNode<S.Element>) -> S.Value {
         leaf.elements.withUnsafeBufferPointer { elements in
             var value = S.identity
@@ -152,44 +230,33 @@ internal final class _ListSummaryColumn<S: ListSummary>: _ListFoldColumn<S.Eleme
     }
 
     /// The summary of `child`: folded from its elements for a leaf, its
-    /// column's total for a branch.
-    @usableFromInline @inline(__always)
+    /// column's total for a branch (for the internal checks: generic).
+    @usableFromInline
     static func summary(of child: _ListNode<S.Element>, column: _ListFoldColumn<S.Element>?) -> S.Value {
         if child.height == 0 { return fold(leaf: child) }
         return unsafeDowncast(column.unsafelyUnwrapped, to: _ListSummaryColumn<S>.self).total
     }
 
     @usableFromInline
-    func updateTotal() {
-        var value = S.identity
-        for v in values { value = S.combine(value, v) }
-        total = value
-    }
-
-    @usableFromInline
     override func fill(
         _ children: ContiguousArray<_ListNode<S.Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<S.Element>?>
     ) {
-        values = ContiguousArray(children.indices.lazy.map { Self.summary(of: children[$0], column: childColumns[$0]) })
-        updateTotal()
+        kernels.fill(self, children, childColumns)
     }
 
     @usableFromInline
     override func refresh(_ k: Int, child: _ListNode<S.Element>, column: _ListFoldColumn<S.Element>?) {
-        values[k] = Self.summary(of: child, column: column)
-        updateTotal()
+        kernels.refresh(self, k, child, column)
     }
 
     @usableFromInline
     override func insert(_ k: Int, child: _ListNode<S.Element>, column: _ListFoldColumn<S.Element>?) {
-        values.insert(Self.summary(of: child, column: column), at: k)
-        updateTotal()
+        kernels.insert(self, k, child, column)
     }
 
     @usableFromInline
     override func remove(_ k: Int) {
-        values.remove(at: k)
-        updateTotal()
+        kernels.remove(self, k)
     }
 
     #if FASTSTORE_INTERNAL_CHECKS

@@ -100,14 +100,23 @@ public final class Derived<State, Value: Equatable> {
     /// keeps it when the reads can tell when it changes, and reports them.
     @usableFromInline
     internal func _recompute(_ state: State, _ root: _RootVersion) -> Value {
-        let recorder = _ReadRecorder()
+        // NB: the spare recorder is taken (a recomputation on another
+        // thread, or nested in `compute`, makes its own), and given back
+        // with its buffer's capacity.
+        _lock.lock()
+        let recorder = _guarded.spareRecorder ?? _ReadRecorder()
+        _guarded.spareRecorder = nil
+        let previous = _guarded.entry?.memo
+        _lock.unlock()
+        recorder.dependencies.removeAll(keepingCapacity: true)
         let (value, untrackable) = _selectRecording(
             state, _compute, recorder, inspector: _inspector, isSame: ==)
-        let memo = _DerivedMemo(value: value, recorded: recorder.dependencies)
+        let memo = _DerivedMemo(value: value, recorded: recorder.dependencies, previous: previous)
         let memoizable = !untrackable && !memo.dependencies.isEmpty
         _lock.withLock {
             _guarded.computeCount &+= 1
             _guarded.entry = memoizable ? _DerivedEntry(memo: memo, root: root) : nil
+            _guarded.spareRecorder = recorder
         }
         memo._report()
         if !memoizable { _markUntrackable() }
@@ -131,6 +140,8 @@ internal struct _DerivedGuarded<Value> {
     @usableFromInline var entry: _DerivedEntry<Value>?
     /// How many times `compute` ran.
     @usableFromInline var computeCount = 0
+    /// A recorder for the next computation, kept with its buffer.
+    @usableFromInline var spareRecorder: _ReadRecorder?
     @inlinable init() {}
 }
 

@@ -8,32 +8,63 @@ internal final class _DerivedMemo<Value>: @unchecked Sendable {
     @usableFromInline let value: Value
     /// What the computation read, without repeats, in the order first read.
     @usableFromInline let dependencies: [_Dependency]
-    /// The same, by node: what a write is checked against.
-    @usableFromInline let readsByNode: [NodeID: [_ReadKind]]
+    /// The same, by node, when there are many (a write is looked up in
+    /// it); nil when there are few (a write is checked against each).
+    @usableFromInline let readsByNode: [NodeID: [_ReadKind]]?
 
-    /// The memo of `value`, whose computation recorded `recorded`.
+    /// Up to this many dependencies are scanned rather than indexed.
+    @usableFromInline static var _scanLimit: Int { 8 }
+
+    /// The memo of `value`, whose computation recorded `recorded`. When
+    /// `previous` recorded the same reads (the usual case: a computation
+    /// reads the same nodes every time), its lists are shared.
     ///
     /// - Complexity: O(recorded).
     @usableFromInline
-    init(value: Value, recorded: [_Dependency]) {
+    init(value: Value, recorded: [_Dependency], previous: _DerivedMemo<Value>?) {
         self.value = value
-        var seen = Set<_Dependency>()
+        if let previous, previous.dependencies == recorded {
+            dependencies = previous.dependencies
+            readsByNode = previous.readsByNode
+            return
+        }
         var dependencies: [_Dependency] = []
-        var readsByNode: [NodeID: [_ReadKind]] = [:]
-        for dependency in recorded where seen.insert(dependency).inserted {
-            dependencies.append(dependency)
-            readsByNode[dependency.node, default: []].append(dependency.kind)
+        dependencies.reserveCapacity(recorded.count)
+        if recorded.count <= Self._scanLimit {
+            for dependency in recorded where !dependencies.contains(dependency) {
+                dependencies.append(dependency)
+            }
+        } else {
+            var seen = Set<_Dependency>(minimumCapacity: recorded.count)
+            for dependency in recorded where seen.insert(dependency).inserted {
+                dependencies.append(dependency)
+            }
         }
         self.dependencies = dependencies
-        self.readsByNode = readsByNode
+        if dependencies.count <= Self._scanLimit {
+            readsByNode = nil
+        } else {
+            var readsByNode: [NodeID: [_ReadKind]] = [:]
+            for dependency in dependencies {
+                readsByNode[dependency.node, default: []].append(dependency.kind)
+            }
+            self.readsByNode = readsByNode
+        }
     }
 
     /// Whether a write of `kind` on `node` can change what the computation
     /// read (the trigger rule, ``_WriteKind/affects(_:)``).
     ///
-    /// - Complexity: O(1) plus the kinds read of `node`.
+    /// - Complexity: O(1) plus the kinds read of `node`; O(dependencies)
+    ///   when they are few enough to scan.
     @inlinable
     func _isAffected(by node: NodeID, _ kind: _WriteKind) -> Bool {
+        guard let readsByNode else {
+            for dependency in dependencies where dependency.node == node && kind.affects(dependency.kind) {
+                return true
+            }
+            return false
+        }
         guard let reads = readsByNode[node] else { return false }
         for read in reads where kind.affects(read) { return true }
         return false
