@@ -237,6 +237,20 @@ extension IdentifiedList {
         return true
     }
 
+    /// Replaces every element with `elements`, keeping the list's identity
+    /// and its attached folds (an assignment of a new list, `list =
+    /// IdentifiedList(elements)`, has neither: its consumers compare and
+    /// its folds are gone). Journals a structural write.
+    ///
+    /// - Precondition: the ids are unique ("IdentifiedList: duplicate id ...").
+    /// - Complexity: O(n log n), plus O(n) per attached fold.
+    @inlinable
+    public mutating func replaceAll<S: Sequence>(with elements: S) where S.Element == Element {
+        let old = _version
+        _rebuild(ContiguousArray(elements), slots: nil)
+        _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .content)
+    }
+
     /// Removes every element (keeping the identity). Journals a structural write.
     @inlinable
     public mutating func removeAll() {

@@ -33,7 +33,7 @@ import Testing
     /// `replaceItems`, a wholesale assignment, which is a write either way).
     enum Edit: CustomStringConvertible {
         case toggle(id: Int), setN(id: Int, Int), insert(Item, at: Int), remove(id: Int), move(Int, Int)
-        case sortByN, replaceItems([Item]), tag(String), counter, otherBump(Int), otherAppend, replaceState
+        case sortByN, replaceItems([Item]), replaceAll([Item]), tag(String), counter, otherBump(Int), otherAppend, replaceState
 
         var description: String {
             switch self {
@@ -44,6 +44,7 @@ import Testing
             case .move(let a, let b): "move \(a) -> \(b)"
             case .sortByN: "sort by n"
             case .replaceItems(let items): "items = \(items.map(\.id))"
+            case .replaceAll(let items): "items.replaceAll(with: \(items.map(\.id)))"
             case .tag(let t): "tag = \(t)"
             case .counter: "counter += 1"
             case .otherBump(let k): "other[\(k)] += 1"
@@ -69,6 +70,9 @@ import Testing
             let order: (Item, Item) -> Bool = { ($0.n, $0.id) < ($1.n, $1.id) }
             if !Array(state.items).isSorted(by: order) { state.items.sort(by: order) }
         case .replaceItems(let list): state.items = items(list)
+        case .replaceAll(let list):
+            state.items.replaceAll(with: list)
+            precondition(state.items.isAttached(Remaining.self), "replaceAll keeps the folds")
         case .tag(let tag): if state.tag != tag { state.tag = tag }
         case .counter: state.counter += 1
         case .otherBump(let k): if !state.other.isEmpty { state.other[k % state.other.count] += 1 }
@@ -85,7 +89,7 @@ import Testing
 
     static func randomEdit(_ rng: inout SeededGenerator) -> Edit {
         let id = Int.random(in: 0 ..< 8, using: &rng)
-        switch Int.random(in: 0 ..< 24, using: &rng) {
+        switch Int.random(in: 0 ..< 25, using: &rng) {
         case 0 ..< 5: return .toggle(id: id)
         case 5, 6: return .setN(id: id, Int.random(in: 0 ..< 4, using: &rng))
         case 7, 8: return .insert(Item(id: id, done: Bool.random(using: &rng), n: 1), at: Int.random(in: 0 ..< 9, using: &rng))
@@ -98,7 +102,8 @@ import Testing
         case 19, 20: return .otherBump(id)
         case 21: return .otherAppend
         case 22: return .replaceState
-        default: return .toggle(id: 3)
+        case 23: return .toggle(id: 3)
+        default: return .replaceAll((0 ..< Int.random(in: 0 ..< 7, using: &rng)).map { Item(id: $0 + 1, done: $0 % 2 == 0, n: $0) })
         }
     }
 
@@ -123,7 +128,7 @@ import Testing
             return items.count > 1 && a % items.count != b % items.count ? [.items] : []
         case .sortByN:
             return items.isSorted(by: { ($0.n, $0.id) < ($1.n, $1.id) }) ? [] : [.items]
-        case .replaceItems:
+        case .replaceItems, .replaceAll:
             return [.items, .item3]
         case .tag(let tag):
             return before.tag == tag ? [] : [.tag]
