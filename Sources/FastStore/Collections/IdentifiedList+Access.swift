@@ -39,12 +39,16 @@ extension IdentifiedList {
         _modify {
             guard let position = _position(of: id) else {
                 var element: Element? = nil
-                yield &element
-                if let element {
-                    _usagePrecondition(
-                        element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
-                    insert(element, at: _list._count)
+                // NB: in a `defer`, so that an element set before the
+                // caller throws is kept, as `Dictionary` keeps it.
+                defer {
+                    if let element {
+                        _usagePrecondition(
+                            element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
+                        insert(element, at: _list._count)
+                    }
                 }
+                yield &element
                 return
             }
             // NB: the entry is moved out of the tree (not copied), so a
@@ -159,6 +163,15 @@ extension IdentifiedList {
     @discardableResult
     public mutating func remove(at position: Int) -> Element {
         _usagePrecondition(position >= 0 && position < _list._count, "Index out of range")
+        // NB: what it returns is a read (by position: the whole list), as
+        // when a selector removes from a copy of the state's list.
+        _Tracking.recordWholeRead(_list._nodeID)
+        return _remove(at: position)
+    }
+
+    /// `remove(at:)` without recording a read.
+    @inlinable
+    internal mutating func _remove(at position: Int) -> Element {
         let old = _version
         let new = VersionStamp.next()
         _list._makeRootUnique(stamp: new)
@@ -176,8 +189,11 @@ extension IdentifiedList {
     @inlinable
     @discardableResult
     public mutating func remove(id: ID) -> Element? {
+        // NB: what it returns (the element, or its absence) is a read of
+        // that id, as `self[id: id]` is.
+        _Tracking.recordElementRead(_list._nodeID, id)
         guard let position = _position(of: id) else { return nil }
-        return remove(at: position)
+        return _remove(at: position)
     }
 
     /// Moves the element at `source` so that it ends at `destination` (a

@@ -131,8 +131,10 @@ extension VersionedDictionary {
             let hash = _MapNode<Key, Value>.hash(key)
             guard _root.entry(for: key, hash: hash) != nil else {
                 var value: Value? = nil
+                // NB: in a `defer`, so that a value set before the caller
+                // throws is kept, as `Dictionary` keeps it.
+                defer { if let value { self[key] = value } }
                 yield &value
-                if let value { self[key] = value }
                 return
             }
             // NB: the value is moved out of the trie (not copied), so a
@@ -166,6 +168,8 @@ extension VersionedDictionary {
     @inlinable
     @discardableResult
     public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+        // NB: the previous value it returns is a read of that key.
+        _Tracking.recordElementRead(_nodeID, key)
         let (old, stamps) = _setValue(value, forKey: key)
         if let (from, to) = stamps { _Tracking.journalElementWrite(_nodeID, from: from, to: to, key) }
         return old
@@ -175,6 +179,8 @@ extension VersionedDictionary {
     @inlinable
     @discardableResult
     public mutating func removeValue(forKey key: Key) -> Value? {
+        // NB: the value it returns is a read of that key.
+        _Tracking.recordElementRead(_nodeID, key)
         let (old, stamps) = _setValue(nil, forKey: key)
         if let (from, to) = stamps { _Tracking.journalElementWrite(_nodeID, from: from, to: to, key) }
         return old

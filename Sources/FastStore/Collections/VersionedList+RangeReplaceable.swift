@@ -76,6 +76,9 @@ extension VersionedList: RangeReplaceableCollection {
     @discardableResult
     public mutating func remove(at index: Int) -> Element {
         _usagePrecondition(index >= 0 && index < _root.count, "Index out of range")
+        // NB: what it returns is a read of that element, as `self[index]`
+        // is (a selector may remove from a copy of the state's list).
+        _Tracking.recordElementRead(_nodeID, index)
         let (old, new) = _beginWrite()
         let element = _remove(at: index, stamp: new)
         _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
@@ -90,6 +93,8 @@ extension VersionedList: RangeReplaceableCollection {
     @discardableResult
     public mutating func removeLast() -> Element {
         _usagePrecondition(_root.count > 0, "Can't remove last element from an empty collection")
+        // NB: which element is last depends on the count: a whole read.
+        _Tracking.recordWholeRead(_nodeID)
         return remove(at: _root.count - 1)
     }
 

@@ -164,10 +164,14 @@ internal final class _SummaryKernels<S: ListSummary> {
             }
         }
         refresh = { column, k, child, childColumn in
-            // NB: an unchanged summary leaves the total as it was (and the
-            // values' buffer, shared with older versions, uncopied).
             let value = summary(of: child, childColumn)
-            guard column.values[k] != value else { return }
+            // NB: a summary identical to the stored one leaves the total as
+            // it was (and the values' buffer, shared with older versions,
+            // uncopied). Identical, not `==`: two equal values may differ
+            // in what `combine` sees (canonically equivalent strings of
+            // different lengths), so only plain values compared bit for bit
+            // take this exit.
+            if _isPOD(S.Value.self), _bitwiseEqual(column.values[k], value) { return }
             column.values[k] = value
             updateTotal(column)
         }
@@ -187,6 +191,13 @@ internal final class _SummaryKernels<S: ListSummary> {
             updateTotal(column)
         }
     }
+}
+
+/// Whether `a` and `b` have the same bytes (for plain values: the same
+/// value, whatever `==` says).
+@inlinable @inline(__always)
+internal func _bitwiseEqual<T>(_ a: T, _ b: T) -> Bool {
+    withUnsafeBytes(of: a) { a in withUnsafeBytes(of: b) { b in a.elementsEqual(b) } }
 }
 
 /// The column of the summary `S`.
