@@ -25,13 +25,21 @@ internal final class _WriteJournal {
     // NB: unchecked exclusivity: a journal is used by the one thread it is
     // installed on.
     @exclusivity(unchecked) @usableFromInline var writes: [(node: NodeID, kind: _WriteKind)] = []
-    /// The link of every write with the stamp it produced, in increasing
-    /// stamp order.
-    // NB: an array searched by halving rather than a dictionary: a drain's
-    // writes take their stamps in the order they are journaled (almost
-    // always), so a link is appended, not hashed in, and forgetting them
-    // all is one `removeAll`.
+    /// The link of every write with the stamp it produced, in the order the
+    /// writes were journaled; in increasing stamp order while `_sorted`.
+    // NB: an array rather than a dictionary: a drain's writes take their
+    // stamps in the order they are journaled, except that a parent takes
+    // its stamp before a write through a child and journals it after (a
+    // list's element write), so a nested write journals its stamps out of
+    // order. Keeping the array sorted on every write cost a binary search
+    // and a shift per parent (quadratic in the depth of a nested write);
+    // lookups are almost always of one of the last few links (a parent
+    // asks for its child's write, just journaled), so links are appended,
+    // looked up from the end, and sorted only when a lookup reaches past
+    // the last few.
     @exclusivity(unchecked) @usableFromInline var _links: [(stamp: VersionStamp, link: _Link)] = []
+    /// Whether `_links` is in increasing stamp order.
+    @exclusivity(unchecked) @usableFromInline var _sorted = true
 
     @inlinable init() {}
 
@@ -62,30 +70,25 @@ internal final class _WriteJournal {
     func reset() {
         writes.removeAll(keepingCapacity: true)
         _links.removeAll(keepingCapacity: true)
+        _sorted = true
     }
 
     /// Journals a write of `node` from stamp `old` to stamp `new`.
     ///
-    /// - Complexity: O(1) amortized: two appends (when `new` is the
-    ///   largest stamp journaled yet, as it almost always is; else an
-    ///   insertion in order).
+    /// - Complexity: O(1) amortized: two appends.
     @usableFromInline
     func _write(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: _WriteKind) {
-        let entry = (stamp: new, link: _Link(node: node, from: old))
-        if let last = _links.last, last.stamp >= new {
-            let k = _firstLink(atOrAfter: new)
-            if k < _links.count, _links[k].stamp == new {
-                _links[k] = entry  // NB: stamps never repeat; kept total anyway.
-            } else {
-                _links.insert(entry, at: k)
-            }
-        } else {
-            _links.append(entry)
-        }
+        if _sorted, let last = _links.last, last.stamp >= new { _sorted = false }
+        _links.append((stamp: new, link: _Link(node: node, from: old)))
         writes.append((node, kind))
     }
 
-    /// The position of the first link whose stamp is not below `stamp`.
+    /// How many of the last links a lookup scans before it sorts the links
+    /// and searches by halving.
+    @inlinable static var _recentLinks: Int { 8 }
+
+    /// The position of the first link whose stamp is not below `stamp`
+    /// (the links must be sorted).
     @inlinable
     func _firstLink(atOrAfter stamp: VersionStamp) -> Int {
         var low = 0, high = _links.count
@@ -98,12 +101,26 @@ internal final class _WriteJournal {
 
     /// The link of the write that produced `stamp`, if journaled here.
     ///
-    /// - Complexity: O(1) for the latest write, else O(log writes).
+    /// - Complexity: O(1) for one of the last few writes; else O(log
+    ///   writes), after an O(writes log writes) sort the first time links
+    ///   were journaled out of order.
     @inlinable
     func link(producing stamp: VersionStamp) -> _Link? {
-        if let last = _links.last, last.stamp == stamp { return last.link }
-        let k = _firstLink(atOrAfter: stamp)
-        return k < _links.count && _links[k].stamp == stamp ? _links[k].link : nil
+        let count = _links.count
+        var k = count
+        let stop = Swift.max(0, count &- Self._recentLinks)
+        while k > stop {
+            k &-= 1
+            if _links[k].stamp == stamp { return _links[k].link }
+        }
+        guard stop > 0 else { return nil }
+        if !_sorted {
+            // NB: stamps never repeat, so the order is total.
+            _links.sort { $0.stamp < $1.stamp }
+            _sorted = true
+        }
+        k = _firstLink(atOrAfter: stamp)
+        return k < count && _links[k].stamp == stamp ? _links[k].link : nil
     }
 
     /// Whether the journal proves that `node` went from stamp `old` to stamp
