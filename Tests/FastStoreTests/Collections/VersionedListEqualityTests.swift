@@ -1,0 +1,46 @@
+import FastStoreTestSupport
+import Testing
+
+@testable import FastStore
+
+/// `==` on versioned lists against `==` on their arrays: versions of one
+/// list (which share nodes, and mostly have the same shape), rebuilt lists
+/// and unrelated ones, after random element writes (often of an equal
+/// value), inserts, removes and rebuilds.
+@Suite("VersionedList equality")
+struct VersionedListEqualityTests {
+    @Test(arguments: [0, 40, 700, 5_000])
+    func equalityMatchesArrays(initialCount: Int) {
+        var generator = SeededGenerator.fromEnvironment(fallback: 0xE0_A1 &+ UInt64(initialCount))
+        let seed = generator.seed
+        var list = VersionedList((0 ..< initialCount).map { $0 % 3 })
+        var versions: [VersionedList<Int>] = [list]
+        for step in 0 ..< 300 {
+            let n = list.count
+            switch Int.random(in: 0 ..< 10, using: &generator) {
+            case 0 ..< 6 where n > 0:
+                // Values in 0 ..< 3: many writes leave the value equal.
+                list[Int.random(in: 0 ..< n, using: &generator)] = Int.random(in: 0 ..< 3, using: &generator)
+            case 6:
+                list.insert(Int.random(in: 0 ..< 3, using: &generator), at: Int.random(in: 0 ... n, using: &generator))
+            case 7 where n > 0:
+                list.remove(at: Int.random(in: 0 ..< n, using: &generator))
+            case 8:
+                // An equal list built anew: shares no node.
+                versions.append(VersionedList(Array(list)))
+            default:
+                // An older version, written again.
+                if let older = versions.randomElement(using: &generator) { list = older }
+            }
+            versions.append(list)
+            if versions.count > 24 { versions.remove(at: Int.random(in: 0 ..< versions.count, using: &generator)) }
+            let arrays = versions.map { Array($0) }
+            for i in versions.indices {
+                for j in versions.indices where (versions[i] == versions[j]) != (arrays[i] == arrays[j]) {
+                    Issue.record("seed \(seed) (FASTSTORE_SEED=\(seed)), \(initialCount) items, step \(step): versions \(i) and \(j) compare \(versions[i] == versions[j]), arrays \(arrays[i] == arrays[j])")
+                    return
+                }
+            }
+        }
+    }
+}
