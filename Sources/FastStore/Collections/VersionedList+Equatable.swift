@@ -54,12 +54,22 @@ extension _ListNode where Element: Equatable {
             }
         }
         guard a.counts == b.counts else { return nil }
-        let width = a.children.count
-        for k in 0 ..< width where a.children[k] !== b.children[k] {
-            guard let equal = _sameShapeEqual(a.children[k], b.children[k]) else { return nil }
-            if !equal { return false }
+        // NB: the children are read unretained: `a` and `b` hold them.
+        return a.children.withUnsafeBufferPointer { ac in
+            b.children.withUnsafeBufferPointer { bc in
+                typealias Ref = Unmanaged<_ListNode>
+                let xs = UnsafeRawPointer(ac.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Ref.self)
+                let ys = UnsafeRawPointer(bc.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Ref.self)
+                for k in 0 ..< ac.count where xs[k].toOpaque() != ys[k].toOpaque() {
+                    let equal = xs[k]._withUnsafeGuaranteedRef { x in
+                        ys[k]._withUnsafeGuaranteedRef { y in _sameShapeEqual(x, y) }
+                    }
+                    guard let equal else { return nil }
+                    if !equal { return false }
+                }
+                return true
+            }
         }
-        return true
     }
 
     @inlinable
