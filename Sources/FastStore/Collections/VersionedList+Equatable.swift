@@ -53,7 +53,7 @@ extension _ListNode where Element: Equatable {
                 }
             }
         }
-        guard a.counts == b.counts else { return nil }
+        guard a.counts.elementsEqual(b.counts) else { return nil }
         // NB: the children are read unretained: `a` and `b` hold them.
         return a.children.withUnsafeBufferPointer { ac in
             b.children.withUnsafeBufferPointer { bc in

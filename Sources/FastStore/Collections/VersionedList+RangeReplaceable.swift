@@ -116,7 +116,7 @@ extension VersionedList: RangeReplaceableCollection {
         guard _root.count > 0 else { return }
         let old = _root.stamp
         let new = VersionStamp.next()
-        _setRoot(_ListNode(leaf: [], slots: [], stamp: new))
+        _setRoot(_ListNode.leaf(EmptyCollection(), slots: EmptyCollection(), stamp: new))
         _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
     }
 

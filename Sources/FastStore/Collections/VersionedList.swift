@@ -40,7 +40,7 @@ public struct VersionedList<Element> {
     @inlinable
     public init() {
         self.init(
-            _root: _ListNode(leaf: [], slots: [], stamp: VersionStamp.next()),
+            _root: _ListNode.leaf(EmptyCollection(), slots: EmptyCollection(), stamp: VersionStamp.next()),
             nodeID: NodeID.make())
     }
 
@@ -127,9 +127,17 @@ extension VersionedList {
     /// Inserts below a root already made unique for the write `stamp`.
     @inlinable
     internal mutating func _insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) {
+        if _root.height == 0 && _root.width == _root.itemCapacity {
+            // A root leaf holds what it was made with: room for more
+            // (doubling, up to one past the leaf capacity, where it splits).
+            let capacity = Swift.min(Swift.max(2 &* _root.itemCapacity, 4), _ListNode<Element>._fullLeafCapacity)
+            let unique = isKnownUniquelyReferenced(&_root)
+            let grown = _root._relocated(stamp: stamp, capacity: capacity, explicitSlots: true, moving: unique)
+            _root = grown
+        }
         if let right = _root.insert(element, slot: slot, at: index, stamp: stamp) {
             let left = _root
-            _root = _ListNode(branch: [left, right], height: left.height + 1, stamp: stamp)
+            _root = _ListNode.branch([left, right], height: left.height + 1, stamp: stamp)
             if let folds = left.folds {
                 // A root leaf's chain only named the folds.
                 if left.height == 0 { left.folds = nil }

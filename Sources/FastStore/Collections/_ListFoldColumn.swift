@@ -35,7 +35,7 @@ internal class _ListFoldColumn<Element> {
     /// Recomputes every value from `children`, whose columns for this fold
     /// are `childColumns` (nil for leaves).
     @usableFromInline
-    func fill(_ children: ContiguousArray<_ListNode<Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<Element>?>) {
+    func fill(_ children: _NodeLane<Element, _ListNode<Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<Element>?>) {
         fatalError("abstract")
     }
 
@@ -55,7 +55,7 @@ internal class _ListFoldColumn<Element> {
     /// Whether the stored values equal the ones recomputed from `children`.
     @usableFromInline
     func _isConsistent(
-        _ children: ContiguousArray<_ListNode<Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<Element>?>
+        _ children: _NodeLane<Element, _ListNode<Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<Element>?>
     ) -> Bool { fatalError("abstract") }
     #endif
 }
@@ -137,7 +137,7 @@ internal final class _SummaryKernels<S: ListSummary> {
     /// Removes the value of child `k`, and recomputes the total.
     @usableFromInline let remove: (Column, Int) -> Void
     /// Recomputes every value from the children and their columns.
-    @usableFromInline let fill: (Column, ContiguousArray<Node>, ContiguousArray<_ListFoldColumn<S.Element>?>) -> Void
+    @usableFromInline let fill: (Column, _NodeLane<S.Element, Node>, ContiguousArray<_ListFoldColumn<S.Element>?>) -> Void
 
     // NB: `@inlinable`, so that the closures are specialized for `S` where
     // the conformance's witness makes them (the caller's module), not
@@ -250,7 +250,7 @@ internal final class _ListSummaryColumn<S: ListSummary>: _ListFoldColumn<S.Eleme
 
     @usableFromInline
     override func fill(
-        _ children: ContiguousArray<_ListNode<S.Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<S.Element>?>
+        _ children: _NodeLane<S.Element, _ListNode<S.Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<S.Element>?>
     ) {
         kernels.fill(self, children, childColumns)
     }
@@ -273,7 +273,7 @@ internal final class _ListSummaryColumn<S: ListSummary>: _ListFoldColumn<S.Eleme
     #if FASTSTORE_INTERNAL_CHECKS
     @usableFromInline
     override func _isConsistent(
-        _ children: ContiguousArray<_ListNode<S.Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<S.Element>?>
+        _ children: _NodeLane<S.Element, _ListNode<S.Element>>, _ childColumns: ContiguousArray<_ListFoldColumn<S.Element>?>
     ) -> Bool {
         guard values.count == children.count else { return false }
         for k in children.indices where values[k] != Self.summary(of: children[k], column: childColumns[k]) {

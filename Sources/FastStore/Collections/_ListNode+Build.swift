@@ -4,66 +4,69 @@ extension _ListNode {
     /// Builds a balanced tree holding the elements of `source`, each with a
     /// fresh identity (implicit slots: see `slotBase`).
     ///
-    /// Reads `source` once, straight into leaf buffers of full capacity;
-    /// the last two leaves share what remains when it is below the minimum.
+    /// Reads `source` once, straight into full leaves; the last two leaves
+    /// share what remains when it is below the minimum.
     ///
-    /// - Complexity: O(n); allocates about 2n/64 objects and buffers.
+    /// - Complexity: O(n); allocates about n/16 nodes (n/64 for plain
+    ///   elements) and their branches.
     @inlinable @inline(__always)
     static func build<S: Sequence>(_ source: S, stamp: VersionStamp) -> _ListNode where S.Element == Element {
         // NB: only this filling loop is forced inline, so that it runs in
         // the caller with `source` (say a lazy map and its closure) fully
         // known; the rest is shared.
-        var chunks = ContiguousArray<ContiguousArray<Element>>()
-        chunks.reserveCapacity(source.underestimatedCount / leafCapacity + 1)
+        var leaves = ContiguousArray<_ListNode>()
+        leaves.reserveCapacity(source.underestimatedCount / leafCapacity + 1)
         var iterator = source.makeIterator()
-        var total = 0
         var exhausted = false
         while !exhausted {
-            let chunk = ContiguousArray<Element>(unsafeUninitializedCapacity: leafCapacity) { buffer, initialized in
-                var target = buffer.baseAddress.unsafelyUnwrapped
-                while initialized < leafCapacity {
-                    guard let element = iterator.next() else {
-                        exhausted = true
-                        return
-                    }
-                    target.initialize(to: element)
-                    target += 1
-                    initialized += 1
+            let leaf = _make(height: 0, capacity: _fullLeafCapacity, explicitSlots: false, stamp: stamp)
+            var target = leaf._elementsPointer
+            var filled = 0
+            while filled < leafCapacity {
+                guard let element = iterator.next() else {
+                    exhausted = true
+                    break
                 }
+                target.initialize(to: element)
+                target += 1
+                filled += 1
             }
-            if chunk.isEmpty { break }
-            total += chunk.count
-            chunks.append(chunk)
+            leaf._setWidth(filled)
+            leaf.count = filled
+            if filled == 0 { break }
+            leaves.append(leaf)
         }
-        return build(chunks: chunks, total: total, stamp: stamp)
+        return build(leaves: leaves, stamp: stamp)
     }
 
-    /// Builds a tree over full leaf buffers (all but the last of
-    /// `leafCapacity` elements), with implicit slots.
+    /// Builds a tree over leaves of implicit slots filled in order (all but
+    /// the last full), numbering their slots.
     @inlinable
-    static func build(
-        chunks: ContiguousArray<ContiguousArray<Element>>, total: Int, stamp: VersionStamp
-    ) -> _ListNode {
-        var chunks = chunks
-        if chunks.count >= 2, chunks[chunks.count - 1].count < leafMinimum {
-            let last = chunks.removeLast()
-            let previous = chunks.removeLast()
-            let merged = previous + last
-            let mid = merged.count / 2
-            chunks.append(ContiguousArray(merged[..<mid]))
-            chunks.append(ContiguousArray(merged[mid...]))
+    static func build(leaves: ContiguousArray<_ListNode>, stamp: VersionStamp) -> _ListNode {
+        guard let last = leaves.last else {
+            return leaf(EmptyCollection(), slotBase: _reserveStamps(0), stamp: stamp)
         }
+        if leaves.count == 1 {
+            // A root leaf holds exactly its elements (a short list stays
+            // small); its filling buffer is dropped.
+            let root = last._relocated(stamp: stamp, capacity: last.width, explicitSlots: false, moving: true)
+            root._header.pointee.slotBase = _reserveStamps(root.width)
+            return root
+        }
+        if last.width < leafMinimum {
+            // The last two share what remains.
+            let previous = leaves[leaves.count - 2]
+            let n = (previous.width + last.width) / 2 - last.width
+            previous._moveSuffixImplicit(n, prependingTo: last)
+        }
+        var total = 0
+        for leaf in leaves { total += leaf.width }
         var base = _reserveStamps(total)
-        if chunks.count <= 1 {
-            return _ListNode(leaf: chunks.first ?? [], slotBase: base, stamp: stamp)
+        for leaf in leaves {
+            leaf._header.pointee.slotBase = base
+            base &+= UInt64(leaf.width)
         }
-        var level = ContiguousArray<_ListNode>()
-        level.reserveCapacity(chunks.count)
-        for chunk in chunks {
-            level.append(_ListNode(leaf: chunk, slotBase: base, stamp: stamp))
-            base &+= UInt64(chunk.count)
-        }
-        return buildBranches(level, stamp: stamp)
+        return buildBranches(leaves, stamp: stamp)
     }
 
     /// Builds the branch levels above `level` (at least two nodes of equal
@@ -77,7 +80,7 @@ extension _ListNode {
             var next = ContiguousArray<_ListNode>()
             next.reserveCapacity(groups.count)
             for range in groups {
-                next.append(_ListNode(branch: ContiguousArray(level[range]), height: height, stamp: stamp))
+                next.append(_ListNode.branch(level[range], height: height, stamp: stamp))
             }
             level = next
             height += 1
@@ -98,24 +101,13 @@ extension _ListNode {
         precondition(elements.count == slots.count)
         let n = elements.count
         if n <= leafCapacity {
-            return _ListNode(leaf: elements, slots: slots, stamp: stamp)
+            return leaf(elements, slots: slots, stamp: stamp)
         }
         let bounds = chunkBounds(count: n, capacity: leafCapacity, minimum: leafMinimum)
-        // NB: all element buffers first, then all slot buffers, then the
-        // nodes: consecutive allocations of one size tend to be adjacent, so
-        // the leaves' elements end up in address order and iteration streams
-        // through them (interleaving the three made iteration several times
-        // slower, bound by memory latency at each leaf).
-        var elementChunks = ContiguousArray<ContiguousArray<Element>>()
-        elementChunks.reserveCapacity(bounds.count)
-        for range in bounds { elementChunks.append(ContiguousArray(elements[range])) }
-        var slotChunks = ContiguousArray<ContiguousArray<_ListSlot>>()
-        slotChunks.reserveCapacity(bounds.count)
-        for range in bounds { slotChunks.append(ContiguousArray(slots[range])) }
         var level = ContiguousArray<_ListNode>()
         level.reserveCapacity(bounds.count)
-        for i in bounds.indices {
-            level.append(_ListNode(leaf: elementChunks[i], slots: slotChunks[i], stamp: stamp))
+        for range in bounds {
+            level.append(leaf(elements[range], slots: slots[range], capacity: _fullLeafCapacity, stamp: stamp))
         }
         return buildBranches(level, stamp: stamp)
     }

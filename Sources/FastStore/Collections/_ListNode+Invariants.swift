@@ -23,6 +23,8 @@ extension _ListNode {
             precondition(elements.count == count && (slots.count == count || hasImplicitSlots),
                          "VersionedList: leaf count mismatch")
             precondition(count <= Self.leafCapacity, "VersionedList: overfull root leaf")
+            precondition(itemCapacity >= width && itemCapacity <= Self._fullLeafCapacity,
+                         "VersionedList: root leaf of capacity \(itemCapacity) holding \(width)")
         } else {
             precondition(children.count >= 2 && children.count <= Self.branchCapacity, "VersionedList: root width")
             precondition(children.reduce(0) { $0 + $1.count } == count, "VersionedList: root count mismatch")
@@ -36,7 +38,13 @@ extension _ListNode {
             precondition(slots.count == count || hasImplicitSlots,
                          "VersionedList: leaf has \(slots.count) slots for \(count) elements")
             precondition(count <= Self.leafCapacity, "VersionedList: overfull leaf (\(count))")
-            if !isRoot { precondition(count >= Self.leafMinimum, "VersionedList: underfull leaf (\(count))") }
+            if !isRoot {
+                precondition(count >= Self.leafMinimum, "VersionedList: underfull leaf (\(count))")
+                precondition(itemCapacity == Self._fullLeafCapacity, "VersionedList: leaf of capacity \(itemCapacity)")
+            } else {
+                precondition(itemCapacity >= width && itemCapacity <= Self._fullLeafCapacity,
+                             "VersionedList: root leaf of capacity \(itemCapacity) holding \(width)")
+            }
             precondition(children.isEmpty && counts.isEmpty, "VersionedList: leaf with children")
             for i in 0 ..< count {
                 let slot = self.slot(i)
@@ -46,6 +54,7 @@ extension _ListNode {
             return
         }
         precondition(elements.isEmpty && slots.isEmpty, "VersionedList: branch with elements")
+        precondition(itemCapacity == Self._branchItemCapacity, "VersionedList: branch of capacity \(itemCapacity)")
         precondition(counts.count == children.count, "VersionedList: \(counts.count) counts for \(children.count) children")
         for (k, child) in children.enumerated() {
             precondition(counts[k] == child.count, "VersionedList: stale count \(counts[k]) for a child of \(child.count)")

@@ -3,11 +3,18 @@
 // with another version are copied first, unique ones are written in place.
 
 extension _ListNode {
-    /// Makes `node` uniquely referenced (copying it if shared) and stamps it.
+    /// Makes `node` uniquely referenced (copying it if shared) and stamps
+    /// it; a leaf also gets explicit slots (every write of a leaf writes
+    /// its slots).
+    ///
+    /// - Complexity: O(width) and one allocation when shared (or a leaf
+    ///   with implicit slots), else O(1).
     @inlinable @inline(__always)
     static func makeUnique(_ node: inout _ListNode, stamp: VersionStamp) {
         if !isKnownUniquelyReferenced(&node) {
-            node = node.copy(stamp: stamp)
+            node = node._relocated(stamp: stamp, capacity: node.itemCapacity, explicitSlots: true, moving: false)
+        } else if node.height == 0 && !node._hasExplicitSlots {
+            node = node._relocated(stamp: stamp, capacity: node.itemCapacity, explicitSlots: true, moving: true)
         } else {
             node.stamp = stamp
         }
@@ -34,7 +41,6 @@ extension _ListNode {
             node = node.uniqueChild(k, stamp: stamp)
             offset = o
         }
-        node.materializeSlots()
         return (node, offset)
     }
 
@@ -46,22 +52,20 @@ extension _ListNode {
     func insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) -> _ListNode? {
         count += 1
         if height == 0 {
-            materializeSlots()
-            elements.insert(element, at: index)
-            slots.insert(slot, at: index)
-            return elements.count > Self.leafCapacity ? split(stamp: stamp) : nil
+            precondition(width < itemCapacity, "VersionedList: insertion into a full leaf")
+            _insertElement(element, slot: slot, at: index)
+            return width > Self.leafCapacity ? split(stamp: stamp) : nil
         }
         let (k, o) = child(forInsertionAt: index)
         let child = uniqueChild(k, stamp: stamp)
         if let right = child.insert(element, slot: slot, at: o, stamp: stamp) {
             counts[k] = child.count
-            children.insert(right, at: k + 1)
-            counts.insert(right.count, at: k + 1)
+            _insertChild(right, count: right.count, at: k + 1)
             if folds != nil {
                 refreshFolds(child: k)
                 insertFolds(child: k + 1)
             }
-            if children.count > Self.branchCapacity { return split(stamp: stamp) }
+            if width > Self.branchCapacity { return split(stamp: stamp) }
         } else {
             counts[k] += 1
             if folds != nil { refreshFolds(child: k) }
@@ -74,20 +78,17 @@ extension _ListNode {
     func split(stamp: VersionStamp) -> _ListNode {
         let mid = width / 2
         if height == 0 {
-            let right = _ListNode(
-                leaf: ContiguousArray(elements[mid...]), slots: ContiguousArray(slots[mid...]), stamp: stamp)
-            elements.removeSubrange(mid...)
-            slots.removeSubrange(mid...)
-            count = elements.count
+            let right = _ListNode._make(height: 0, capacity: Self._fullLeafCapacity, explicitSlots: true, stamp: stamp)
+            _moveSuffix(from: mid, appendingTo: right)
+            right.count = right.width
+            count = width
             return right
         }
-        let moved = ContiguousArray(children[mid...])
-        let movedCounts = ContiguousArray(counts[mid...])
-        let movedCount = movedCounts.reduce(0, +)
-        children.removeSubrange(mid...)
-        counts.removeSubrange(mid...)
+        let movedCount = counts[mid...].reduce(0, +)
+        let right = _ListNode._make(height: height, capacity: Self._branchItemCapacity, explicitSlots: true, stamp: stamp)
+        _moveSuffix(from: mid, appendingTo: right)
+        right.count = movedCount
         count -= movedCount
-        let right = _ListNode(branch: moved, counts: movedCounts, height: height, count: movedCount, stamp: stamp)
         if let folds {
             // NB: refilled from the children: a branch splits once per
             // (branch capacity / 2) leaf splits, so this is amortized.
@@ -105,9 +106,7 @@ extension _ListNode {
     func remove(at index: Int, stamp: VersionStamp) -> Element {
         count -= 1
         if height == 0 {
-            materializeSlots()
-            slots.remove(at: index)
-            return elements.remove(at: index)
+            return _removeElement(at: index)
         }
         let (k, o) = child(containing: index)
         let element: Element
@@ -129,26 +128,18 @@ extension _ListNode {
     /// neighbour into it when both do not fit in one node.
     @inlinable
     func fixUnderflow(at k: Int, stamp: VersionStamp) {
-        guard children.count > 1 else { return }
+        guard width > 1 else { return }
         let left = k > 0 ? k - 1 : k
         let l = uniqueChild(left, stamp: stamp)
         let r = uniqueChild(left + 1, stamp: stamp)
-        l.materializeSlots()
-        r.materializeSlots()
         let total = l.width + r.width
-        if total <= l.capacity {
-            // Merge r into l.
-            if l.height == 0 {
-                l.elements.append(contentsOf: r.elements)
-                l.slots.append(contentsOf: r.slots)
-            } else {
-                l.children.append(contentsOf: r.children)
-                l.counts.append(contentsOf: r.counts)
-            }
+        if total <= l.maximumWidth {
+            // Merge r into l (r is left empty, and released below).
             l.count += r.count
+            r._moveSuffix(from: 0, appendingTo: l)
+            r.count = 0
             counts[left] = l.count
-            children.remove(at: left + 1)
-            counts.remove(at: left + 1)
+            _removeChild(at: left + 1)
             if folds != nil { foldsDidRebalance(left, merged: true) }
             return
         }
@@ -156,41 +147,16 @@ extension _ListNode {
         let target = total / 2
         if l.width < target {
             let n = target - l.width
-            if l.height == 0 {
-                l.elements.append(contentsOf: r.elements[..<n])
-                l.slots.append(contentsOf: r.slots[..<n])
-                r.elements.removeSubrange(..<n)
-                r.slots.removeSubrange(..<n)
-                l.count += n
-                r.count -= n
-            } else {
-                let c = r.counts[..<n].reduce(0, +)
-                l.children.append(contentsOf: r.children[..<n])
-                l.counts.append(contentsOf: r.counts[..<n])
-                r.children.removeSubrange(..<n)
-                r.counts.removeSubrange(..<n)
-                l.count += c
-                r.count -= c
-            }
+            let c = l.height == 0 ? n : r.counts[..<n].reduce(0, +)
+            r._movePrefix(n, appendingTo: l)
+            l.count += c
+            r.count -= c
         } else {
             let n = l.width - target
-            let from = l.width - n
-            if l.height == 0 {
-                r.elements.insert(contentsOf: l.elements[from...], at: 0)
-                r.slots.insert(contentsOf: l.slots[from...], at: 0)
-                l.elements.removeSubrange(from...)
-                l.slots.removeSubrange(from...)
-                l.count -= n
-                r.count += n
-            } else {
-                let c = l.counts[from...].reduce(0, +)
-                r.children.insert(contentsOf: l.children[from...], at: 0)
-                r.counts.insert(contentsOf: l.counts[from...], at: 0)
-                l.children.removeSubrange(from...)
-                l.counts.removeSubrange(from...)
-                l.count -= c
-                r.count += c
-            }
+            let c = l.height == 0 ? n : l.counts[(l.width - n)...].reduce(0, +)
+            l._moveSuffix(n, prependingTo: r)
+            l.count -= c
+            r.count += c
         }
         counts[left] = l.count
         counts[left + 1] = r.count

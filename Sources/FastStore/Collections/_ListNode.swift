@@ -22,160 +22,182 @@ internal struct _ListSlot: Hashable, Sendable {
     }
 }
 
+/// The fixed part of a ``_ListNode``; its items follow it in the same
+/// allocation (see `_ListNode+Storage.swift`).
+///
+/// NB: eight words, so the items start 16-byte aligned after the object's
+/// own two words.
+@usableFromInline
+internal struct _ListNodeHeader<Element> {
+    /// The stamp of the node's latest write.
+    @usableFromInline var stamp: VersionStamp
+    /// The number of elements in this subtree.
+    @usableFromInline var count: Int
+    /// 0 for a leaf.
+    @usableFromInline let height: Int
+    /// The items held: elements of a leaf, children of a branch.
+    @usableFromInline var width: Int
+    /// How many items the allocation holds.
+    @usableFromInline let capacity: Int
+    /// 1 when a leaf holds a slot per element; 0 while its slots are
+    /// implicit (see `slotBase`). Always 1 in branches (unused).
+    @usableFromInline let explicitSlots: Int
+    /// While a leaf's slots are implicit, slot `i` is
+    /// `_ListSlot(fresh: slotBase + i)`: a bulk-built leaf whose elements
+    /// were never written.
+    @usableFromInline var slotBase: UInt64
+    /// The attached folds' columns (see `_ListFoldColumn`): in a branch,
+    /// each child's summaries; in a root leaf, the folds' names; nil in a
+    /// tree without folds and in non-root leaves.
+    @usableFromInline var folds: _ListFoldColumn<Element>?
+
+    @inlinable
+    init(stamp: VersionStamp, height: Int, capacity: Int, explicitSlots: Bool, slotBase: UInt64) {
+        self.stamp = stamp
+        self.count = 0
+        self.height = height
+        self.width = 0
+        self.capacity = capacity
+        self.explicitSlots = explicitSlots ? 1 : 0
+        self.slotBase = slotBase
+        self.folds = nil
+    }
+}
+
 /// A node of a ``VersionedList``'s tree: a B+tree used as a rope.
 ///
-/// A leaf (`height == 0`) holds up to ``leafCapacity`` elements in contiguous
-/// storage plus their slots; a branch holds 2...``branchCapacity`` children of
-/// height `height - 1`. Every node knows the element count of its subtree,
-/// so that index lookup is a descent. Every write of a node takes a fresh
-/// stamp, and a parent is written with every write below it, so stamps never
-/// decrease toward the root.
+/// A leaf (`height == 0`) holds up to ``leafCapacity`` elements plus their
+/// slots; a branch holds 2...``branchCapacity`` children of height
+/// `height - 1` and each child's element count. Every node knows the
+/// element count of its subtree, so that index lookup is a descent. Every
+/// write of a node takes a fresh stamp, and a parent is written with every
+/// write below it, so stamps never decrease toward the root.
+///
+/// One allocation per node: the items live in the node's own tail storage
+/// (a `ManagedBuffer`), elements then slots in a leaf, children then counts
+/// in a branch. A write to a shared list therefore allocates one object per
+/// level of its path. Capacities: a branch holds `branchCapacity + 1`
+/// children (an insertion overfills it before it splits), a non-root leaf
+/// `leafCapacity + 1` elements; a root leaf holds what it was built with
+/// and grows when inserted into (a short list stays small).
 ///
 /// Nodes are shared between versions and mutated in place only when uniquely
 /// referenced (path copying otherwise).
 ///
-/// NB: the stored properties opt out of dynamic exclusivity checking
-/// (`@exclusivity(unchecked)`): a node is written only while uniquely
-/// referenced from a collection value that is itself being mutated, whose
-/// exclusivity the compiler enforces statically, and the per-access check
-/// (a thread-local access-set insertion) was the largest cost of a diff.
+/// NB: the header and the items are reached through pointers into the
+/// node, not through a stored property: no dynamic exclusivity check per
+/// access. A node is written only while uniquely referenced from a
+/// collection value that is itself being mutated, whose exclusivity the
+/// compiler enforces statically.
 @usableFromInline
-internal final class _ListNode<Element> {
+internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>, UInt8> {
+    @usableFromInline typealias Header = _ListNodeHeader<Element>
+
+    @inlinable @inline(__always)
+    var _header: UnsafeMutablePointer<Header> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+
     /// The stamp of the node's latest write.
-    @usableFromInline @exclusivity(unchecked) var stamp: VersionStamp
+    @inlinable var stamp: VersionStamp {
+        @inline(__always) get { _header.pointee.stamp }
+        @inline(__always) set { _header.pointee.stamp = newValue }
+    }
+
     /// The number of elements in this subtree.
-    @usableFromInline @exclusivity(unchecked) var count: Int
+    @inlinable var count: Int {
+        @inline(__always) get { _header.pointee.count }
+        @inline(__always) set { _header.pointee.count = newValue }
+    }
+
     /// 0 for a leaf.
-    @usableFromInline let height: Int
-    /// Leaf storage (empty in branches).
-    @usableFromInline @exclusivity(unchecked) var elements: ContiguousArray<Element>
-    /// One slot per element, or empty while the leaf's slots are implicit
-    /// (see `slotBase`); always empty in branches.
-    @usableFromInline @exclusivity(unchecked) var slots: ContiguousArray<_ListSlot>
-    /// While `slots` is empty in a non-empty leaf, slot `i` is
-    /// `_ListSlot(fresh: slotBase + i)`: a bulk-built leaf whose elements
-    /// were never written.
-    ///
-    /// NB: built lists then cost 16 fewer bytes per element and
-    /// one allocation fewer per leaf; the first write to a leaf
-    /// materializes its slots (it copies them anyway when shared).
-    @usableFromInline @exclusivity(unchecked) var slotBase: UInt64
-    /// Branch storage (empty in leaves).
-    @usableFromInline @exclusivity(unchecked) var children: ContiguousArray<_ListNode<Element>>
-    /// The element count of each child, pairwise with `children` (empty in
-    /// leaves).
-    ///
-    /// NB: kept in the parent so that finding the child holding an index
-    /// scans one contiguous array instead of touching up to 32 child
-    /// objects (a cache miss each in a large cold tree).
-    @usableFromInline @exclusivity(unchecked) var counts: ContiguousArray<Int>
-    /// The attached folds' columns (see `_ListFoldColumn`): in a branch,
-    /// each child's summaries; in a root leaf, the folds' names; nil in a
-    /// tree without folds and in non-root leaves.
-    ///
-    /// NB: one optional reference, so a list without folds pays 8 bytes
-    /// per node (none with glibc's 16-byte size classes: 88 bytes round to
-    /// the same 96 as 80) and one nil test per node written.
-    @usableFromInline @exclusivity(unchecked) var folds: _ListFoldColumn<Element>?
-
-    @inlinable
-    init(leaf elements: ContiguousArray<Element>, slots: ContiguousArray<_ListSlot>, stamp: VersionStamp) {
-        self.stamp = stamp
-        self.count = elements.count
-        self.height = 0
-        self.elements = elements
-        self.slots = slots
-        self.slotBase = 0
-        self.children = []
-        self.counts = []
-        self.folds = nil
+    @inlinable var height: Int {
+        @inline(__always) get { _header.pointee.height }
     }
 
-    /// A leaf whose slots are implicit: fresh identities from `slotBase`.
-    @inlinable
-    init(leaf elements: ContiguousArray<Element>, slotBase: UInt64, stamp: VersionStamp) {
-        self.stamp = stamp
-        self.count = elements.count
-        self.height = 0
-        self.elements = elements
-        self.slots = []
-        self.slotBase = slotBase
-        self.children = []
-        self.counts = []
-        self.folds = nil
+    /// Items held directly: elements of a leaf, children of a branch.
+    @inlinable var width: Int {
+        @inline(__always) get { _header.pointee.width }
     }
 
-    @inlinable
-    init(
-        branch children: ContiguousArray<_ListNode<Element>>, counts: ContiguousArray<Int>,
-        height: Int, count: Int, stamp: VersionStamp
-    ) {
-        self.stamp = stamp
-        self.count = count
-        self.height = height
-        self.elements = []
-        self.slots = []
-        self.slotBase = 0
-        self.children = children
-        self.counts = counts
-        self.folds = nil
+    /// How many items the node's storage holds.
+    @inlinable var itemCapacity: Int {
+        @inline(__always) get { _header.pointee.capacity }
     }
 
-    /// A branch over `children`, taking their counts.
-    @inlinable
-    convenience init(branch children: ContiguousArray<_ListNode<Element>>, height: Int, stamp: VersionStamp) {
-        let counts = ContiguousArray(children.lazy.map(\.count))
-        self.init(branch: children, counts: counts, height: height, count: counts.reduce(0, +), stamp: stamp)
+    /// See `_ListNodeHeader.slotBase`.
+    @inlinable var slotBase: UInt64 {
+        @inline(__always) get { _header.pointee.slotBase }
     }
 
-    /// A copy sharing the storage buffers (copied on their first write).
-    @inlinable
-    func copy(stamp: VersionStamp) -> _ListNode<Element> {
-        let copy: _ListNode
-        if height == 0 {
-            copy = _ListNode(leaf: elements, slots: slots, stamp: stamp)
-            copy.slotBase = slotBase
-        } else {
-            copy = _ListNode(branch: children, counts: counts, height: height, count: count, stamp: stamp)
-        }
-        if let folds { copy.folds = folds.copyChain() }
-        return copy
+    /// See `_ListNodeHeader.folds`.
+    @inlinable var folds: _ListFoldColumn<Element>? {
+        @inline(__always) get { _header.pointee.folds }
+        @inline(__always) set { _header.pointee.folds = newValue }
     }
 
     @inlinable var isLeaf: Bool { height == 0 }
 
+    deinit {
+        if height == 0 {
+            _elementsPointer.deinitialize(count: width)
+        } else {
+            _childrenPointer.deinitialize(count: width)
+        }
+    }
+
+    // MARK: Items
+
+    /// The elements of a leaf (none in a branch).
+    @inlinable var elements: _NodeLane<Element, Element> {
+        @inline(__always) get { _NodeLane(self, _elementsPointer, height == 0 ? width : 0) }
+    }
+
+    /// A leaf's slots, or none while they are implicit (see `slotBase`);
+    /// none in a branch.
+    @inlinable var slots: _NodeLane<Element, _ListSlot> {
+        @inline(__always) get {
+            _NodeLane(self, _slotsPointer, height == 0 && _header.pointee.explicitSlots != 0 ? width : 0)
+        }
+    }
+
+    /// The children of a branch (none in a leaf).
+    @inlinable var children: _NodeLane<Element, _ListNode<Element>> {
+        @inline(__always) get { _NodeLane(self, _childrenPointer, height == 0 ? 0 : width) }
+    }
+
+    /// The element count of each child, pairwise with `children` (none in a
+    /// leaf).
+    ///
+    /// NB: kept in the parent so that finding the child holding an index
+    /// scans one contiguous run instead of touching up to 16 child objects
+    /// (a cache miss each in a large cold tree).
+    @inlinable var counts: _NodeLane<Element, Int> {
+        @inline(__always) get { _NodeLane(self, _countsPointer, height == 0 ? 0 : width) }
+    }
+
     // MARK: Slots
 
     /// Whether this leaf's slots are implicit (see `slotBase`).
-    @inlinable var hasImplicitSlots: Bool { slots.isEmpty && !elements.isEmpty }
+    @inlinable var hasImplicitSlots: Bool {
+        _header.pointee.explicitSlots == 0 && width > 0
+    }
 
     /// Slot `i` of this leaf.
     @inlinable @inline(__always)
     func slot(_ i: Int) -> _ListSlot {
-        slots.isEmpty ? _ListSlot(fresh: slotBase &+ UInt64(i)) : slots[i]
-    }
-
-    /// Gives this (unique) leaf explicit slots, before a write.
-    @inlinable @inline(__always)
-    func materializeSlots() {
-        guard hasImplicitSlots else { return }
-        let base = slotBase
-        let n = elements.count
-        slots = ContiguousArray(unsafeUninitializedCapacity: Self.leafCapacity) { buffer, initialized in
-            for i in 0 ..< n {
-                (buffer.baseAddress.unsafelyUnwrapped + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i)))
-            }
-            initialized = n
-        }
+        _header.pointee.explicitSlots == 0 ? _ListSlot(fresh: slotBase &+ UInt64(i)) : _slotsPointer[i]
     }
 
     /// Calls `body` with this leaf's slots (materialized in temporary
     /// storage when implicit).
     @inlinable
     func withSlots<R>(_ body: (UnsafeBufferPointer<_ListSlot>) throws -> R) rethrows -> R {
-        if !hasImplicitSlots { return try slots.withUnsafeBufferPointer(body) }
+        let n = width
+        if _header.pointee.explicitSlots != 0 {
+            return try withExtendedLifetime(self) { try body(UnsafeBufferPointer(start: _slotsPointer, count: n)) }
+        }
         let base = slotBase
-        let n = elements.count
         return try withUnsafeTemporaryAllocation(of: _ListSlot.self, capacity: n) { buffer in
             for i in 0 ..< n {
                 (buffer.baseAddress.unsafelyUnwrapped + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i)))
@@ -183,9 +205,6 @@ internal final class _ListNode<Element> {
             return try body(UnsafeBufferPointer(buffer))
         }
     }
-
-    /// Items held directly: elements of a leaf, children of a branch.
-    @inlinable var width: Int { height == 0 ? elements.count : children.count }
 
     // MARK: Shape
 
@@ -205,7 +224,7 @@ internal final class _ListNode<Element> {
     @inlinable static var branchCapacity: Int { 16 }
     @inlinable static var branchMinimum: Int { 8 }
 
-    @inlinable var capacity: Int { height == 0 ? Self.leafCapacity : Self.branchCapacity }
+    @inlinable var maximumWidth: Int { height == 0 ? Self.leafCapacity : Self.branchCapacity }
     @inlinable var minimum: Int { height == 0 ? Self.leafMinimum : Self.branchMinimum }
 
     // MARK: Lookup
@@ -218,13 +237,12 @@ internal final class _ListNode<Element> {
     func child(containing index: Int) -> (child: Int, offset: Int) {
         var offset = index
         var k = 0
-        return counts.withUnsafeBufferPointer { counts in
-            while true {
-                let c = counts[k]
-                if offset < c { return (k, offset) }
-                offset -= c
-                k += 1
-            }
+        let counts = _countsPointer
+        while true {
+            let c = counts[k]
+            if offset < c { return (k, offset) }
+            offset -= c
+            k += 1
         }
     }
 
@@ -234,7 +252,8 @@ internal final class _ListNode<Element> {
     @inlinable
     func child(forInsertionAt index: Int) -> (child: Int, offset: Int) {
         var offset = index
-        let last = counts.count - 1
+        let last = width - 1
+        let counts = _countsPointer
         var k = 0
         while k < last {
             let c = counts[k]
@@ -250,14 +269,16 @@ internal final class _ListNode<Element> {
     /// - Complexity: O(log n).
     @inlinable
     func element(at index: Int) -> Element {
-        var node = self
+        var node = Unmanaged.passUnretained(self)
         var offset = index
-        while node.height > 0 {
-            let (k, o) = node.child(containing: offset)
-            node = node.children[k]
-            offset = o
+        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+            node = node._withUnsafeGuaranteedRef { branch in
+                let (k, o) = branch.child(containing: offset)
+                offset = o
+                return Unmanaged.passUnretained(branch._childrenPointer[k])
+            }
         }
-        return node.elements[offset]
+        return withExtendedLifetime(self) { node._withUnsafeGuaranteedRef { $0._elementsPointer[offset] } }
     }
 
     /// The slot at `index`.
@@ -286,4 +307,61 @@ internal final class _ListNode<Element> {
     }
 }
 
-extension _ListNode: @unchecked Sendable where Element: Sendable {}
+// NB: no `Sendable` conformance: `ManagedBuffer` is explicitly not
+// `Sendable`. The lists that hold nodes are `@unchecked Sendable` (a node is
+// shared between threads only while no one writes it in place).
+
+/// The items of one kind a ``_ListNode`` holds (its elements, slots,
+/// children or counts), read and written in place.
+///
+/// Holds the node, so the items stay valid while the view lives. Writing
+/// through a view is allowed only while the node is uniquely referenced
+/// (as for the node's other fields).
+@usableFromInline
+internal struct _NodeLane<Element, Item>: RandomAccessCollection {
+    @usableFromInline let _node: _ListNode<Element>
+    @usableFromInline let _base: UnsafeMutablePointer<Item>
+    @usableFromInline let _count: Int
+
+    @inlinable @inline(__always)
+    init(_ node: _ListNode<Element>, _ base: UnsafeMutablePointer<Item>, _ count: Int) {
+        _node = node
+        _base = base
+        _count = count
+    }
+
+    @inlinable var startIndex: Int { 0 }
+    @inlinable var endIndex: Int { _count }
+    @inlinable var count: Int { _count }
+    @inlinable var isEmpty: Bool { _count == 0 }
+
+    @inlinable @inline(__always) func index(after i: Int) -> Int { i &+ 1 }
+    @inlinable @inline(__always) func index(before i: Int) -> Int { i &- 1 }
+
+    @inlinable
+    subscript(position: Int) -> Item {
+        @inline(__always) get {
+            precondition(position >= 0 && position < _count, "_NodeLane: index out of range")
+            return _base[position]
+        }
+        @inline(__always) nonmutating set {
+            precondition(position >= 0 && position < _count, "_NodeLane: index out of range")
+            _base[position] = newValue
+        }
+        @inline(__always) nonmutating _modify {
+            precondition(position >= 0 && position < _count, "_NodeLane: index out of range")
+            yield &_base[position]
+        }
+    }
+
+    /// Calls `body` with the items, contiguous.
+    @inlinable
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Item>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(_node) { try body(UnsafeBufferPointer(start: _base, count: _count)) }
+    }
+
+    @inlinable
+    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Item>) throws -> R) rethrows -> R? {
+        try withUnsafeBufferPointer(body)
+    }
+}
