@@ -65,6 +65,16 @@ extension _ListNode {
         return unsafeDowncast(buffer, to: _ListNode.self)
     }
 
+    /// Initializes `target[0 ..< source.count]` with the items of `source`.
+    @inlinable @inline(__always)
+    static func _initialize<C: Collection>(_ target: UnsafeMutablePointer<C.Element>, from source: C) {
+        var target = target
+        for item in source {
+            target.initialize(to: item)
+            target += 1
+        }
+    }
+
     /// The item capacity of a leaf that is not the root.
     @inlinable static var _fullLeafCapacity: Int { leafCapacity &+ 1 }
     /// The item capacity of every branch.
@@ -80,16 +90,8 @@ extension _ListNode {
         let n = elements.count
         precondition(slots.count == n, "VersionedList: \(slots.count) slots for \(n) elements")
         let node = _make(height: 0, capacity: Swift.max(capacity ?? n, n), explicitSlots: true, stamp: stamp)
-        var target = node._elementsPointer
-        for element in elements {
-            target.initialize(to: element)
-            target += 1
-        }
-        var slotTarget = node._slotsPointer
-        for slot in slots {
-            slotTarget.initialize(to: slot)
-            slotTarget += 1
-        }
+        _initialize(node._elementsPointer, from: elements)
+        _initialize(node._slotsPointer, from: slots)
         node._setWidth(n)
         node.count = n
         return node
@@ -105,11 +107,7 @@ extension _ListNode {
         let n = elements.count
         let node = _make(
             height: 0, capacity: Swift.max(capacity ?? n, n), explicitSlots: false, slotBase: slotBase, stamp: stamp)
-        var target = node._elementsPointer
-        for element in elements {
-            target.initialize(to: element)
-            target += 1
-        }
+        _initialize(node._elementsPointer, from: elements)
         node._setWidth(n)
         node.count = n
         return node
@@ -124,16 +122,8 @@ extension _ListNode {
         let n = children.count
         precondition(n <= _branchItemCapacity && counts.count == n, "VersionedList: branch of \(n) children")
         let node = _make(height: height, capacity: _branchItemCapacity, explicitSlots: true, stamp: stamp)
-        var target = node._childrenPointer
-        for child in children {
-            target.initialize(to: child)
-            target += 1
-        }
-        var countTarget = node._countsPointer
-        for c in counts {
-            countTarget.initialize(to: c)
-            countTarget += 1
-        }
+        _initialize(node._childrenPointer, from: children)
+        _initialize(node._countsPointer, from: counts)
         node._setWidth(n)
         node.count = count
         return node
