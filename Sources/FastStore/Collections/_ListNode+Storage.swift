@@ -165,7 +165,7 @@ extension _ListNode {
             if moving {
                 node._elementsPointer.moveInitialize(from: _elementsPointer, count: n)
             } else {
-                node._elementsPointer.initialize(from: _elementsPointer, count: n)
+                _copyItems(from: _elementsPointer, to: node._elementsPointer, count: n)
             }
             if _hasExplicitSlots {
                 node._slotsPointer.initialize(from: _slotsPointer, count: n)
@@ -178,7 +178,7 @@ extension _ListNode {
             if moving {
                 node._childrenPointer.moveInitialize(from: _childrenPointer, count: n)
             } else {
-                node._childrenPointer.initialize(from: _childrenPointer, count: n)
+                _copyItems(from: _childrenPointer, to: node._childrenPointer, count: n)
             }
             node._countsPointer.initialize(from: _countsPointer, count: n)
         }
@@ -322,5 +322,20 @@ extension _ListNode {
     func _removeChild(at i: Int) {
         (_childrenPointer + i).deinitialize(count: 1)
         _closeGap(at: i, 1)
+    }
+}
+
+/// Copies `count` items into uninitialized memory. Trivial items go as raw
+/// bytes; others one by one, so that code specialized for their type copies
+/// them inline (a retain each) instead of through the runtime's
+/// `swift_arrayInitWithCopy`, which calls the type's value witness per item.
+///
+/// - Complexity: O(`count`).
+@inlinable @inline(__always)
+internal func _copyItems<Item>(from source: UnsafeMutablePointer<Item>, to target: UnsafeMutablePointer<Item>, count: Int) {
+    if _isPOD(Item.self) {
+        target.initialize(from: source, count: count)
+    } else {
+        for i in 0 ..< count { (target + i).initialize(to: source[i]) }
     }
 }
