@@ -15,6 +15,10 @@ extension StateConsumer {
     /// index: what the consumer retains besides selections.
     public var _indexRegistrationCount: Int { _lock.withLock { _guarded.registry.index.registrationCount } }
 
+    /// The capacity of the table of unconditional consumers (test hook:
+    /// what a consumer keeps once its consumers were evaluated).
+    public var _unconditionalCapacity: Int { _lock.withLock { _guarded.registry.unconditional.capacity } }
+
     /// Whether the consumer holds a state of its own (test hook).
     public var _instantStateIsKept: Bool { _lock.withLock { _guarded.instantState != nil } }
 }

@@ -78,8 +78,18 @@ extension Store {
                 if let oldRoot {
                     // Consumers find the drain's writes by the root stamp it
                     // produced, whichever way the state reaches them.
-                    let drained = _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working))
-                    _ChangeLog.shared.publish(drained)
+                    let newRoot = _rootVersion!(_owned.pointee.working)
+                    let drained: _DrainChanges
+                    if let spare = _owned.pointee.spareChanges {
+                        _owned.pointee.spareChanges = nil
+                        spare._reuse(journal: _journal, oldRoot: oldRoot, newRoot: newRoot)
+                        drained = spare
+                    } else {
+                        drained = _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: newRoot)
+                    }
+                    // NB: the log hands back a drain it dropped and nobody
+                    // holds: the next drain's changes and its writes' buffer.
+                    _owned.pointee.spareChanges = _ChangeLog.shared.publish(drained)
                     changes = drained
                 }
             }

@@ -277,6 +277,9 @@ internal struct _StoreDrainOwned<State, Action> {
     @usableFromInline var causes: [Action]? = nil
     /// How many batches copied their actions (a test hook).
     @usableFromInline var causeCopies = 0
+    /// A drain's changes the change log dropped and nobody holds, reused for
+    /// the next drain's (see `_ChangeLog.publish`).
+    @usableFromInline var spareChanges: _DrainChanges? = nil
     /// A history move to apply in place of the next batch.
     @usableFromInline var replacement: _StoreReplacement<State>? = nil
     /// The history move being applied, finished once its subscribers were told.

@@ -8,13 +8,15 @@
 /// consumers then evaluate every selector.
 @usableFromInline
 internal final class _DrainChanges: @unchecked Sendable {
-    // NB: `@unchecked Sendable`: immutable once made.
-    @usableFromInline let writes: [(node: NodeID, kind: _WriteKind)]
-    @usableFromInline let oldRoot: _RootVersion
-    @usableFromInline let newRoot: _RootVersion
+    // NB: `@unchecked Sendable`: immutable once published. The only write
+    // after that is `_reuse`, by a drain the change log handed the object
+    // to when it dropped it and found no other reference to it.
+    @exclusivity(unchecked) @usableFromInline var writes: [(node: NodeID, kind: _WriteKind)]
+    @exclusivity(unchecked) @usableFromInline var oldRoot: _RootVersion
+    @exclusivity(unchecked) @usableFromInline var newRoot: _RootVersion
     /// Whether `writes` account for every change from `oldRoot` to
     /// `newRoot` (see the type's documentation).
-    @usableFromInline let isChained: Bool
+    @exclusivity(unchecked) @usableFromInline var isChained: Bool
 
     /// The changes of a drain whose writes `journal` recorded, the state's
     /// root being at `oldRoot` before the drain and at `newRoot` after.
@@ -33,6 +35,22 @@ internal final class _DrainChanges: @unchecked Sendable {
         self.oldRoot = oldRoot
         self.newRoot = newRoot
         self.isChained = isChained
+    }
+
+    /// Makes this object, which nobody else holds (the change log dropped it
+    /// and returned it from ``_ChangeLog/publish(_:)``), the changes of a new
+    /// drain: as `init(journal:oldRoot:newRoot:)`, except that the journal
+    /// takes this object's emptied buffer of writes in exchange for its own,
+    /// so neither the object nor a buffer is allocated.
+    ///
+    /// - Complexity: O(this object's old writes), to empty the buffer.
+    @inlinable
+    func _reuse(journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion) {
+        isChained = oldRoot.node == newRoot.node
+            && journal.chains(newRoot.node, from: oldRoot.version, to: newRoot.version)
+        journal._exchangeWrites(&writes)
+        self.oldRoot = oldRoot
+        self.newRoot = newRoot
     }
 
     /// Changes computed rather than journaled: a history move's writes
@@ -91,29 +109,43 @@ internal final class _ChangeLog: @unchecked Sendable {
 
     /// Logs a drain's changes, when they are chained and changed the root.
     ///
+    /// Returns a drain it dropped to make room that nothing else holds: the
+    /// caller may reuse it (`_DrainChanges._reuse`) for its next drain. A
+    /// consumer holds the spans of its latest consume, newer than the
+    /// oldest drain logged, so once the log is full that is the usual case,
+    /// and a steady stream of drains allocates neither changes nor buffers.
+    ///
     /// - Complexity: O(1) amortized.
-    @inlinable
-    func publish(_ changes: _DrainChanges) {
+    @inlinable @discardableResult
+    func publish(_ changes: _DrainChanges) -> _DrainChanges? {
         guard changes.isChained, changes.oldRoot != changes.newRoot,
-              changes.writes.count <= writeCapacity else { return }
+              changes.writes.count <= writeCapacity else { return nil }
         lock.lock()
         defer { lock.unlock() }
+        var reusable: _DrainChanges? = nil
         while count == capacity || writeCount + changes.writes.count > writeCapacity {
-            _dropOldest()
+            let dropped = _dropOldest()
+            if reusable == nil { reusable = dropped }
         }
         ring[(start + count) % capacity] = changes
         count += 1
         writeCount += changes.writes.count
+        // NB: under the lock, so no other thread can take a new reference
+        // from the ring meanwhile; one that still holds it makes it shared.
+        if reusable != nil, !isKnownUniquelyReferenced(&reusable) { reusable = nil }
+        return reusable
     }
 
     /// Must hold the lock.
-    @usableFromInline
-    func _dropOldest() {
-        if let dropped = ring[start] { writeCount -= dropped.writes.count }
+    @usableFromInline @discardableResult
+    func _dropOldest() -> _DrainChanges? {
+        let dropped = ring[start]
+        if let dropped { writeCount -= dropped.writes.count }
         ring[start] = nil
         start = (start + 1) % capacity
         count -= 1
         droppedCount &+= 1
+        return dropped
     }
 
     /// Empties `spans`, keeping its storage.

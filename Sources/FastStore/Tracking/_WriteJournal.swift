@@ -70,6 +70,16 @@ internal final class _WriteJournal {
         return taken
     }
 
+    /// Moves the writes into `buffer` and keeps `buffer`'s storage, emptied,
+    /// for the next drain's writes (see `_DrainChanges._reuse`).
+    ///
+    /// - Complexity: O(`buffer.count`), to empty it.
+    @inlinable
+    func _exchangeWrites(_ buffer: inout [(node: NodeID, kind: _WriteKind)]) {
+        buffer.removeAll(keepingCapacity: true)
+        swap(&buffer, &writes)
+    }
+
     /// Forgets every write, keeping the storage.
     @inlinable
     func reset() {
