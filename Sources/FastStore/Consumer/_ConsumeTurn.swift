@@ -40,7 +40,7 @@ internal struct _ConsumeTurn<Item> {
     @inlinable
     mutating func next() -> Item? {
         guard pendingStart < pending.count else {
-            pending.removeAll(keepingCapacity: true)
+            pending._removeAllKeepingCapacity()
             pendingStart = 0
             isTaken = false
             return nil

@@ -101,7 +101,7 @@ internal struct _ConsumerRegistry<State> {
     /// ones, in registration order, each once.
     @inlinable
     func planAffected(by spans: [_DrainChanges], candidates: inout [Int], into plan: inout [ConsumerHandle<State>]) {
-        candidates.removeAll(keepingCapacity: true)
+        candidates._removeAllKeepingCapacity()
         for span in spans {
             for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
         }

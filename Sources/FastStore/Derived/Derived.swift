@@ -108,7 +108,7 @@ public final class Derived<State, Value: Equatable> {
         _guarded.spareRecorder = nil
         let previous = _guarded.entry?.memo
         _lock.unlock()
-        recorder.dependencies.removeAll(keepingCapacity: true)
+        recorder.dependencies._removeAllKeepingCapacity()
         let (value, untrackable) = _selectRecording(
             state, _compute, recorder, inspector: _inspector, isSame: ==)
         let memo = _DerivedMemo(value: value, recorded: recorder.dependencies, previous: previous)

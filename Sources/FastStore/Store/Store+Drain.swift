@@ -137,7 +137,7 @@ extension Store {
                 return
             }
             first = nil
-            _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
+            _owned.pointee.reducedBatch._removeAllKeepingCapacity()
         }
     }
 
@@ -167,7 +167,7 @@ extension Store {
         if _guarded.pointee.queue.takePending(into: &_owned.pointee.batch) { return nil }
         // NB: the drain-owned part is the next drainer's once the lock is
         // released: the reduced batch is emptied before.
-        _owned.pointee.reducedBatch.removeAll(keepingCapacity: true)
+        _owned.pointee.reducedBatch._removeAllKeepingCapacity()
         return _guarded.pointee.queue.finishIfIdle()!
     }
 

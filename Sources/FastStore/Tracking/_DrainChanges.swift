@@ -148,15 +148,6 @@ internal final class _ChangeLog: @unchecked Sendable {
         return dropped
     }
 
-    /// Empties `spans`, keeping its storage.
-    ///
-    /// NB: element by element: cheaper than `removeAll(keepingCapacity:)`
-    /// for the one or two spans a consume usually has.
-    @inlinable
-    func _clear(_ spans: inout [_DrainChanges]) {
-        while !spans.isEmpty { spans.removeLast() }
-    }
-
     /// Replaces `spans` with the logged drains that lead from `old` to `new`,
     /// oldest first. Returns `false` (leaving `spans` unspecified) when the
     /// log cannot prove the whole step.
@@ -165,7 +156,7 @@ internal final class _ChangeLog: @unchecked Sendable {
     ///   ``capacity``; O(1) for the latest drain.
     @inlinable
     func spans(from old: _RootVersion, to new: _RootVersion, into spans: inout [_DrainChanges]) -> Bool {
-        _clear(&spans)
+        spans._removeAllKeepingCapacity()
         guard old.node == new.node, old.version < new.version else { return false }
         lock.lock()
         defer { lock.unlock() }

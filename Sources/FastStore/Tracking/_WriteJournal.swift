@@ -76,15 +76,15 @@ internal final class _WriteJournal {
     /// - Complexity: O(`buffer.count`), to empty it.
     @inlinable
     func _exchangeWrites(_ buffer: inout [(node: NodeID, kind: _WriteKind)]) {
-        buffer.removeAll(keepingCapacity: true)
+        buffer._removeAllKeepingCapacity()
         swap(&buffer, &writes)
     }
 
     /// Forgets every write, keeping the storage.
     @inlinable
     func reset() {
-        writes.removeAll(keepingCapacity: true)
-        _links.removeAll(keepingCapacity: true)
+        writes._removeAllKeepingCapacity()
+        _links._removeAllKeepingCapacity()
         _sorted = true
     }
 
