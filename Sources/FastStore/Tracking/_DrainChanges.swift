@@ -1,3 +1,4 @@
+import Atomics
 /// What one drain of a ``Store`` changed: its journaled writes and the root
 /// identities of the state before and after.
 ///
@@ -43,12 +44,21 @@ internal final class _DrainChanges: @unchecked Sendable {
     /// takes this object's emptied buffer of writes in exchange for its own,
     /// so neither the object nor a buffer is allocated.
     ///
+    /// A buffer grown past 256 writes (a bulk drain) is not passed on: the
+    /// journal gets a fresh one, as without reuse, so the buffers going
+    /// round stay as small as `_WriteJournal._takeWrites` makes them and
+    /// the log's bound on writes still bounds its memory.
+    ///
     /// - Complexity: O(this object's old writes), to empty the buffer.
     @inlinable
     func _reuse(journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion) {
         isChained = oldRoot.node == newRoot.node
             && journal.chains(newRoot.node, from: oldRoot.version, to: newRoot.version)
-        journal._exchangeWrites(&writes)
+        if writes.capacity <= 256 {
+            journal._exchangeWrites(&writes)
+        } else {
+            writes = journal._takeWrites()
+        }
         self.oldRoot = oldRoot
         self.newRoot = newRoot
     }
@@ -111,9 +121,9 @@ internal final class _ChangeLog: @unchecked Sendable {
     ///
     /// Returns a drain it dropped to make room that nothing else holds: the
     /// caller may reuse it (`_DrainChanges._reuse`) for its next drain. A
-    /// consumer holds the spans of its latest consume, newer than the
-    /// oldest drain logged, so once the log is full that is the usual case,
-    /// and a steady stream of drains allocates neither changes nor buffers.
+    /// consumer lets its spans go right after planning a consume, so once
+    /// the log is full that is the usual case, and a steady stream of
+    /// drains allocates neither changes nor buffers.
     ///
     /// - Complexity: O(1) amortized.
     @inlinable @discardableResult
@@ -132,7 +142,16 @@ internal final class _ChangeLog: @unchecked Sendable {
         writeCount += changes.writes.count
         // NB: under the lock, so no other thread can take a new reference
         // from the ring meanwhile; one that still holds it makes it shared.
-        if reusable != nil, !isKnownUniquelyReferenced(&reusable) { reusable = nil }
+        if reusable != nil {
+            if isKnownUniquelyReferenced(&reusable) {
+                // NB: the last other holder released it outside this lock:
+                // order its reads before the caller's writes (the check
+                // itself promises no ordering).
+                atomicMemoryFence(ordering: .acquiring)
+            } else {
+                reusable = nil
+            }
+        }
         return reusable
     }
 
