@@ -78,15 +78,9 @@ extension Store {
                 if let oldRoot {
                     // Consumers find the drain's writes by the root stamp it
                     // produced, whichever way the state reaches them.
-                    let newRoot = _rootVersion!(_owned.pointee.working)
-                    let drained: _DrainChanges
-                    if let spare = _owned.pointee.spareChanges {
-                        _owned.pointee.spareChanges = nil
-                        spare._reuse(journal: _journal, oldRoot: oldRoot, newRoot: newRoot)
-                        drained = spare
-                    } else {
-                        drained = _DrainChanges(journal: _journal, oldRoot: oldRoot, newRoot: newRoot)
-                    }
+                    let drained = _DrainChanges.make(
+                        journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working),
+                        reusing: &_owned.pointee.spareChanges)
                     // NB: the log hands back a drain it dropped and nobody
                     // holds: the next drain's changes and its writes' buffer.
                     _owned.pointee.spareChanges = _ChangeLog.shared.publish(drained)

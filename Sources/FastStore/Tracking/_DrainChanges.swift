@@ -27,8 +27,7 @@ internal final class _DrainChanges: @unchecked Sendable {
     ///   a fresh buffer).
     @inlinable
     init(journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion) {
-        let isChained = oldRoot.node == newRoot.node
-            && journal.chains(newRoot.node, from: oldRoot.version, to: newRoot.version)
+        let isChained = Self._chains(journal, oldRoot, newRoot)
         // NB: kept when not chained too: they are not the whole step then
         // (the log refuses such a drain), but Observation still fires the
         // registrations they affect, besides the store's whole-state one.
@@ -38,8 +37,28 @@ internal final class _DrainChanges: @unchecked Sendable {
         self.isChained = isChained
     }
 
-    /// Makes this object, which nobody else holds (the change log dropped it
-    /// and returned it from ``_ChangeLog/publish(_:)``), the changes of a new
+    /// Whether `journal` holds a chain of writes of the root from `oldRoot`
+    /// to `newRoot`.
+    @inlinable
+    static func _chains(_ journal: _WriteJournal, _ oldRoot: _RootVersion, _ newRoot: _RootVersion) -> Bool {
+        oldRoot.node == newRoot.node && journal.chains(newRoot.node, from: oldRoot.version, to: newRoot.version)
+    }
+
+    /// The changes of the drain `journal` recorded: `spare` (taken), a drain
+    /// the change log dropped and handed back from
+    /// ``_ChangeLog/publish(_:)``, made into them when there is one, else a
+    /// new object.
+    @inlinable
+    static func make(
+        journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion, reusing spare: inout _DrainChanges?
+    ) -> _DrainChanges {
+        guard let reused = spare else { return _DrainChanges(journal: journal, oldRoot: oldRoot, newRoot: newRoot) }
+        spare = nil
+        reused._reuse(journal: journal, oldRoot: oldRoot, newRoot: newRoot)
+        return reused
+    }
+
+    /// Makes this object, which nobody else holds, the changes of a new
     /// drain: as `init(journal:oldRoot:newRoot:)`, except that the journal
     /// takes this object's emptied buffer of writes in exchange for its own,
     /// so neither the object nor a buffer is allocated.
@@ -52,8 +71,7 @@ internal final class _DrainChanges: @unchecked Sendable {
     /// - Complexity: O(this object's old writes), to empty the buffer.
     @inlinable
     func _reuse(journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion) {
-        isChained = oldRoot.node == newRoot.node
-            && journal.chains(newRoot.node, from: oldRoot.version, to: newRoot.version)
+        isChained = Self._chains(journal, oldRoot, newRoot)
         if writes.capacity <= 256 {
             journal._exchangeWrites(&writes)
         } else {
