@@ -9,9 +9,13 @@ extension VersionedList: Equatable where Element: Equatable {
     public static func == (lhs: VersionedList, rhs: VersionedList) -> Bool {
         _Tracking.recordWholeRead(lhs._nodeID)
         _Tracking.recordWholeRead(rhs._nodeID)
-        if lhs._root === rhs._root { return true }
-        if lhs._root.count != rhs._root.count { return false }
-        return _ListNode.elementsEqual(lhs._root, rhs._root)
+        // NB: the roots are used unretained: `lhs` and `rhs` hold them for
+        // the call (a retain and release of each root, otherwise).
+        let a = Unmanaged.passUnretained(lhs._root), b = Unmanaged.passUnretained(rhs._root)
+        if a.toOpaque() == b.toOpaque() { return true }
+        return a._withUnsafeGuaranteedRef { x in
+            b._withUnsafeGuaranteedRef { y in x.count == y.count && _ListNode.elementsEqual(x, y) }
+        }
     }
 }
 
@@ -20,11 +24,10 @@ extension _ListNode where Element: Equatable {
     /// subtrees found at the same offset in both.
     @inlinable
     static func elementsEqual(_ a: _ListNode, _ b: _ListNode) -> Bool {
-        // NB: the cursors hold nodes unretained; `a` and `b` keep them alive.
-        withExtendedLifetime((a, b)) {
-            if let equal = _sameShapeEqual(a, b) { return equal }
-            return _elementsEqual(a, b)
-        }
+        // NB: the cursors hold nodes unretained; `a` and `b` keep them alive
+        // (the caller holds them).
+        if let equal = _sameShapeEqual(a, b) { return equal }
+        return _elementsEqual(a, b)
     }
 
     /// Compares two trees of the same shape, the usual case of two versions
@@ -32,10 +35,11 @@ extension _ListNode where Element: Equatable {
     /// are different nodes. `nil` when the shapes differ at some node it
     /// reached (the caller then walks both trees).
     ///
-    /// Children at the same position of two branches with equal child
-    /// counts hold the same positions of the list, so they are compared
-    /// pairwise; a shared child is equal without looking inside (a node
-    /// two versions share is never written in place).
+    /// Children at the same position of two branches are compared
+    /// pairwise, in order: as long as every pair before held as many
+    /// elements, they start at the same position of the list. A shared
+    /// child is equal without looking inside (a node two versions share is
+    /// never written in place).
     ///
     /// NB: finding the written child this way costs a pointer comparison
     /// per child, where the cursor walk pays a step of its stack per child.
@@ -44,32 +48,32 @@ extension _ListNode where Element: Equatable {
     @inlinable
     static func _sameShapeEqual(_ a: _ListNode, _ b: _ListNode) -> Bool? {
         if a === b { return true }
-        guard a.height == b.height, a.count == b.count else { return nil }
+        let n = a.width
+        guard a.height == b.height, a.count == b.count, n == b.width else { return nil }
+        // NB: raw pointers into the nodes, which the caller keeps alive: a
+        // lane (`elements`, `counts`) holds its node, a retain and release
+        // each.
         if a.height == 0 {
-            return a.elements.withUnsafeBufferPointer { xs in
-                b.elements.withUnsafeBufferPointer { ys in
-                    for i in 0 ..< xs.count where xs[i] != ys[i] { return false }
-                    return true
-                }
-            }
+            let xs = a._elementsPointer, ys = b._elementsPointer
+            for i in 0 ..< n where xs[i] != ys[i] { return false }
+            return true
         }
-        guard a.counts.elementsEqual(b.counts) else { return nil }
-        // NB: the children are read unretained: `a` and `b` hold them.
-        return a.children.withUnsafeBufferPointer { ac in
-            b.children.withUnsafeBufferPointer { bc in
-                typealias Ref = Unmanaged<_ListNode>
-                let xs = UnsafeRawPointer(ac.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Ref.self)
-                let ys = UnsafeRawPointer(bc.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Ref.self)
-                for k in 0 ..< ac.count where xs[k].toOpaque() != ys[k].toOpaque() {
-                    let equal = xs[k]._withUnsafeGuaranteedRef { x in
-                        ys[k]._withUnsafeGuaranteedRef { y in _sameShapeEqual(x, y) }
-                    }
-                    guard let equal else { return nil }
-                    if !equal { return false }
-                }
-                return true
+        // NB: the children's counts are not compared here: a child both
+        // share has one count, and the recursion returns nil for two
+        // children of different counts. Children are visited in order, so
+        // every pair visited starts at the same position of both lists.
+        // The children are read unretained.
+        typealias Ref = Unmanaged<_ListNode>
+        let xs = UnsafeRawPointer(a._childrenPointer).assumingMemoryBound(to: Ref.self)
+        let ys = UnsafeRawPointer(b._childrenPointer).assumingMemoryBound(to: Ref.self)
+        for k in 0 ..< n where xs[k].toOpaque() != ys[k].toOpaque() {
+            let equal = xs[k]._withUnsafeGuaranteedRef { x in
+                ys[k]._withUnsafeGuaranteedRef { y in _sameShapeEqual(x, y) }
             }
+            guard let equal else { return nil }
+            if !equal { return false }
         }
+        return true
     }
 
     @inlinable

@@ -146,16 +146,22 @@ internal struct _ConsumerRegistry<State> {
     /// `unique` (without repeats).
     @inlinable
     static func _sameSet(_ recorded: [_Dependency], _ unique: [_Dependency]) -> Bool {
-        // NB: a selector usually reads the same things in the same order:
-        // one pass settles that.
-        if recorded.count == unique.count {
-            var same = true
-            for index in recorded.indices where recorded[index] != unique[index] {
-                same = false
+        // NB: a selector usually reads the same things in the same order,
+        // often the same thing twice in a row (a comparison reads both
+        // sides): one pass that skips a repeat of the previous read settles
+        // that, since `unique` keeps the first-read order.
+        var matched = 0
+        var inOrder = true
+        for index in recorded.indices {
+            let dependency = recorded[index]
+            if index > 0 && dependency == recorded[index &- 1] { continue }
+            guard matched < unique.count, unique[matched] == dependency else {
+                inOrder = false
                 break
             }
-            if same { return true }
+            matched &+= 1
         }
+        if inOrder && matched == unique.count { return true }
         for dependency in recorded where !unique.contains(dependency) { return false }
         for dependency in unique where !recorded.contains(dependency) { return false }
         return true
