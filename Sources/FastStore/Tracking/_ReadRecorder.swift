@@ -17,10 +17,12 @@ internal final class _ReadRecorder {
     /// (nesting restores the outer recorder afterwards).
     @inlinable
     func record<R>(_ body: () throws -> R) rethrows -> R {
+        // NB: installed unretained: `self` is alive for this call, and the
+        // outer recorder for its own installer's.
         let context = _TrackingContext.current
-        let outer = context.recorder
-        context.recorder = self
-        defer { context.recorder = outer }
-        return try body()
+        let outer = context._recorder
+        context._recorder = Unmanaged.passUnretained(self)
+        defer { context._recorder = outer }
+        return try withExtendedLifetime(self) { try body() }
     }
 }

@@ -23,9 +23,9 @@ internal enum _Tracking {
     /// for it (`_ObservationHub`).
     @inlinable @inline(__always)
     static func recordRead(_ node: NodeID, _ kind: @autoclosure () -> _ReadKind) {
-        if let context = _TrackingContext.ifPresent {
-            if let recorder = context.recorder {
-                recorder.dependencies.append(_Dependency(node: node, kind: kind()))
+        _TrackingContext._withPresent { context in
+            if let recorder = context._recorder {
+                recorder._withUnsafeGuaranteedRef { $0.dependencies.append(_Dependency(node: node, kind: kind())) }
             } else if context.observesReads {
                 _ObservationHub.shared.access(node, kind(), context)
             }
@@ -57,9 +57,7 @@ internal enum _Tracking {
     /// `new`, if a journal is installed.
     @inlinable @inline(__always)
     static func journalWrite(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: @autoclosure () -> _WriteKind) {
-        if let journal = _TrackingContext.ifPresent?.journal {
-            journal._write(node, from: old, to: new, kind())
-        }
+        _ = _TrackingContext._withJournal { $0._write(node, from: old, to: new, kind()) }
     }
 
     /// Journals a write of one element of `node`, keyed by `key`.
@@ -108,8 +106,8 @@ internal enum _Tracking {
     @inlinable @inline(__always)
     static func endChildAccess(_ access: _ChildAccess, _ after: _TrackingIdentity) -> _ChildAccessOutcome {
         if after == access.before { return .untouched }
-        if after.node == access.before.node, let journal = _TrackingContext.ifPresent?.journal,
-           journal.chains(after.node, from: access.before.version, to: after.version) {
+        if after.node == access.before.node,
+           _TrackingContext._withJournal({ $0.chains(after.node, from: access.before.version, to: after.version) }) == true {
             return .passThrough
         }
         return .replaced

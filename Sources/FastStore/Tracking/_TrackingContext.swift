@@ -22,9 +22,17 @@ import Musl
 @usableFromInline
 internal final class _TrackingContext {
     /// The recorder of the selector being evaluated on this thread.
-    @exclusivity(unchecked) @usableFromInline var recorder: _ReadRecorder?
+    // NB: unretained, like the journal: an installer (`record`) keeps what
+    // it installs alive until it restores the outer one, so the hooks use
+    // them without a retain and release per read or write.
+    @exclusivity(unchecked) @usableFromInline var _recorder: Unmanaged<_ReadRecorder>?
     /// The journal of the drain reducing on this thread.
-    @exclusivity(unchecked) @usableFromInline var journal: _WriteJournal?
+    @exclusivity(unchecked) @usableFromInline var _journal: Unmanaged<_WriteJournal>?
+
+    /// The recorder of the selector being evaluated on this thread.
+    @inlinable var recorder: _ReadRecorder? { _recorder?.takeUnretainedValue() }
+    /// The journal of the drain reducing on this thread.
+    @inlinable var journal: _WriteJournal? { _journal?.takeUnretainedValue() }
     /// The store whose drain runs on this thread (reducer, middleware,
     /// subscribers), for the misuse checks of `flush()`.
     @exclusivity(unchecked) @usableFromInline var drainingStore: ObjectIdentifier?
@@ -61,6 +69,25 @@ internal final class _TrackingContext {
         @inline(__always) get {
             guard let raw = pthread_getspecific(_key) else { return nil }
             return Unmanaged<_TrackingContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+    }
+
+    /// Calls `body` with the calling thread's context, unretained, if one
+    /// was made (a context lives as long as its thread).
+    @inlinable @inline(__always)
+    static func _withPresent(_ body: (_TrackingContext) -> Void) {
+        guard let raw = pthread_getspecific(_key) else { return }
+        Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Calls `body` with the journal installed on the calling thread,
+    /// unretained, if any; `nil` when none is.
+    @inlinable @inline(__always)
+    static func _withJournal<R>(_ body: (_WriteJournal) -> R) -> R? {
+        guard let raw = pthread_getspecific(_key) else { return nil }
+        return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+            guard let journal = context._journal else { return nil }
+            return journal._withUnsafeGuaranteedRef(body)
         }
     }
 

@@ -47,11 +47,13 @@ internal final class _WriteJournal {
     /// (nesting restores the outer journal afterwards).
     @inlinable
     func record<R>(_ body: () throws -> R) rethrows -> R {
+        // NB: installed unretained: `self` is alive for this call, and the
+        // outer journal for its own installer's.
         let context = _TrackingContext.current
-        let outer = context.journal
-        context.journal = self
-        defer { context.journal = outer }
-        return try body()
+        let outer = context._journal
+        context._journal = Unmanaged.passUnretained(self)
+        defer { context._journal = outer }
+        return try withExtendedLifetime(self) { try body() }
     }
 
     /// Moves the writes out, leaving the journal a fresh buffer sized for
