@@ -26,8 +26,12 @@ extension StateConsumer {
         to store: Store<State, Action>,
         on thread: NotificationThread = .drainThread
     ) -> StoreSubscription {
-        let subscription = store.subscribe(on: thread) { [weak self] state in
-            self?.consume(newState: state)
+        // NB: through a weak `let` in a class: a `[weak self]` capture is a
+        // mutable box, read under a dynamic exclusivity check at every
+        // dispatch.
+        let target = _WeakConsumer(self)
+        let subscription = store.subscribe(on: thread) { state in
+            target.consumer?.consume(newState: state)
         }
         // NB: `@inlinable` so that the subscriber closure, the hot path of
         // every dispatch, calls a `consume` specialized for `State`.
@@ -37,4 +41,12 @@ extension StateConsumer {
         _consumeLatest { store.state }
         return subscription
     }
+}
+
+/// A consumer held weakly, for the subscriber closure of
+/// ``StateConsumer/connect(to:on:)``.
+@usableFromInline
+internal final class _WeakConsumer<State> {
+    @usableFromInline weak let consumer: StateConsumer<State>?
+    @inlinable init(_ consumer: StateConsumer<State>) { self.consumer = consumer }
 }

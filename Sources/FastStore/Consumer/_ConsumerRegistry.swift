@@ -6,14 +6,14 @@ internal struct _ConsumerRegistry<State> {
     /// compaction.
     @usableFromInline var ordered: [ConsumerHandle<State>] = []
     @usableFromInline var removedInOrdered = 0
-    @usableFromInline var byID: [Int: ConsumerHandle<State>] = [:]
+    @usableFromInline var byID: [_ConsumerKey: ConsumerHandle<State>] = [:]
     @usableFromInline var nextID = 0
     /// Node → consumers that read it, by kind.
     @usableFromInline var index = _ReaderIndex()
     /// Consumers with no versioned dependency: never evaluated yet, a
     /// selector that reads nothing versioned, or a selection the tracking
     /// cannot see through. Evaluated at every consume.
-    @usableFromInline var unconditional: Set<Int> = []
+    @usableFromInline var unconditional: Set<_ConsumerKey> = []
 
     @inlinable init() {}
 
@@ -27,8 +27,8 @@ internal struct _ConsumerRegistry<State> {
         let handle = make(nextID)
         nextID += 1
         ordered.append(handle)
-        byID[handle.id] = handle
-        unconditional.insert(handle.id)
+        byID[_ConsumerKey(handle.id)] = handle
+        unconditional.insert(_ConsumerKey(handle.id))
         return handle
     }
 
@@ -42,10 +42,10 @@ internal struct _ConsumerRegistry<State> {
     /// - Complexity: O(1) amortized.
     @inlinable
     mutating func _removeUnconditional(_ id: Int) {
-        unconditional.remove(id)
+        unconditional.remove(_ConsumerKey(id))
         if unconditional.capacity > 64, unconditional.count &* 8 < unconditional.capacity {
             // NB: not `Set(unconditional)`, which shares the old table.
-            var smaller = Set<Int>(minimumCapacity: unconditional.count)
+            var smaller = Set<_ConsumerKey>(minimumCapacity: unconditional.count)
             for other in unconditional { smaller.insert(other) }
             unconditional = smaller
         }
@@ -53,7 +53,7 @@ internal struct _ConsumerRegistry<State> {
 
     /// Whether `handle` is registered here (and not removed).
     @inlinable
-    func contains(_ handle: ConsumerHandle<State>) -> Bool { byID[handle.id] === handle }
+    func contains(_ handle: ConsumerHandle<State>) -> Bool { byID[_ConsumerKey(handle.id)] === handle }
 
     /// Unregisters `handle`.
     ///
@@ -62,7 +62,7 @@ internal struct _ConsumerRegistry<State> {
     mutating func remove(_ handle: ConsumerHandle<State>) {
         guard contains(handle) else { return }
         handle.isRemoved = true
-        byID[handle.id] = nil
+        byID[_ConsumerKey(handle.id)] = nil
         _removeUnconditional(handle.id)
         for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
         handle.dependencies = []
@@ -105,12 +105,14 @@ internal struct _ConsumerRegistry<State> {
         for span in spans {
             for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
         }
-        candidates.append(contentsOf: unconditional)
+        // NB: a loop, not `append(contentsOf:)`, which costs a hundred
+        // instructions even for an empty set.
+        for key in unconditional { candidates.append(key.id) }
         candidates.sort()
         var previous = -1
         for id in candidates where id != previous {
             previous = id
-            if let handle = byID[id] { plan.append(handle) }
+            if let handle = byID[_ConsumerKey(id)] { plan.append(handle) }
         }
     }
 
@@ -125,7 +127,7 @@ internal struct _ConsumerRegistry<State> {
         if isUnconditional || recorded.isEmpty {
             for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
             handle.dependencies = []
-            unconditional.insert(handle.id)
+            unconditional.insert(_ConsumerKey(handle.id))
             return
         }
         if !handle.dependencies.isEmpty {
@@ -201,12 +203,12 @@ internal struct _ConsumerRegistry<State> {
             previousID = handle.id
             if handle.isRemoved {
                 removedSeen += 1
-                precondition(byID[handle.id] !== handle, "FastStore: removed consumer still registered")
+                precondition(byID[_ConsumerKey(handle.id)] !== handle, "FastStore: removed consumer still registered")
                 continue
             }
             live += 1
-            precondition(byID[handle.id] === handle, "FastStore: live consumer missing from the id table")
-            precondition(handle.dependencies.isEmpty == unconditional.contains(handle.id),
+            precondition(byID[_ConsumerKey(handle.id)] === handle, "FastStore: live consumer missing from the id table")
+            precondition(handle.dependencies.isEmpty == unconditional.contains(_ConsumerKey(handle.id)),
                          "FastStore: consumer \(handle.id) unconditional iff it has no dependencies")
             precondition(Set(handle.dependencies).count == handle.dependencies.count,
                          "FastStore: repeated dependency")
@@ -222,4 +224,16 @@ internal struct _ConsumerRegistry<State> {
         precondition(index.registrationCount == registrations, "FastStore: stale reader registrations")
         #endif
     }
+}
+
+/// A consumer's id as a key of the registry's tables, hashed with
+/// `_mixedHash` rather than SipHash: ids are a counter FastStore keeps, and
+/// the consume path looks one up per affected consumer.
+@usableFromInline
+internal struct _ConsumerKey: Hashable {
+    @usableFromInline let id: Int
+    @inlinable init(_ id: Int) { self.id = id }
+    @inlinable static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inlinable func _rawHashValue(seed: Int) -> Int { _mixedHash(UInt64(bitPattern: Int64(id)), seed: seed) }
 }

@@ -118,7 +118,9 @@ public final class Sink: @unchecked Sendable {
 
     // NB: no lock: selectors of one strategy never run concurrently (its
     // store serializes them), and the count is read after the runs end.
-    public private(set) var evaluations = 0
+    // Unchecked exclusivity: the dynamic check of a class property cost
+    // every strategy about 75 instructions per selector run.
+    @exclusivity(unchecked) public private(set) var evaluations = 0
 
     /// Counts `n` selector runs.
     @inline(__always)
