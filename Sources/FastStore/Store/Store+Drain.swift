@@ -18,9 +18,12 @@ extension Store {
     /// dispatch costs two lock round trips.
     ///
     /// - Parameter first: An action to reduce before anything queued (the
-    ///   dispatching thread's own action, never queued).
+    ///   dispatching thread's own action, never queued). Consumed: the
+    ///   drain clears it after the first batch, and a borrowed one was
+    ///   copied for that (an action with a payload: its retains and
+    ///   releases, twice).
     @inlinable
-    func _drain(first: Action?) {
+    func _drain(first: consuming Action?) {
         let context = _TrackingContext.current
         let outerStore = context.drainingStore
         let outerObserves = context.observesReads
@@ -33,7 +36,6 @@ extension Store {
             context.observesReads = outerObserves
         }
 
-        var first = first
         // NB: only the draining thread writes `_guarded.pointee.state`, so it
         // may read it without the lock.
         _owned.pointee.working = _guarded.pointee.state
