@@ -100,7 +100,10 @@ internal struct _ConsumerRegistry<State> {
     /// rule of ``_ReaderIndex/collect(_:_:into:)``), plus the unconditional
     /// ones, in registration order, each once.
     @inlinable
-    func planAffected(by spans: [_DrainChanges], candidates: inout [Int], into plan: inout [ConsumerHandle<State>]) {
+    // NB: `mutating` though it writes nothing: called on the registry in
+    // place, where a non-mutating call on a struct stored in a class may
+    // copy it (retaining its tables) for the call.
+    mutating func planAffected(by spans: [_DrainChanges], candidates: inout [Int], into plan: inout [ConsumerHandle<State>]) {
         candidates._removeAllKeepingCapacity()
         for span in spans {
             for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
@@ -221,6 +224,7 @@ internal struct _ConsumerRegistry<State> {
         precondition(removedSeen == removedInOrdered, "FastStore: removed count out of sync")
         precondition(live == byID.count, "FastStore: id table holds consumers not in order")
         precondition(unconditional.count <= live, "FastStore: stale unconditional consumers")
+        precondition(index._wholeCountHolds, "FastStore: the reader index miscounts the nodes read whole")
         precondition(index.registrationCount == registrations, "FastStore: stale reader registrations")
         #endif
     }

@@ -30,6 +30,10 @@ internal struct _ReaderIndex {
     }
 
     @usableFromInline var nodes: [NodeID: _Readers] = [:]
+    /// How many nodes have whole-node readers: while none has, a write
+    /// that affects only those (a pass-through, an order change: every
+    /// level of a deep write) is settled without looking its node up.
+    @usableFromInline var _nodesReadWhole = 0
 
     @inlinable init() {}
 
@@ -46,7 +50,9 @@ internal struct _ReaderIndex {
             nodes[dependency.node] = readers
         }
         switch dependency.kind {
-        case .whole: readers.whole.insert(id)
+        case .whole:
+            if readers.whole.isEmpty { _nodesReadWhole &+= 1 }
+            readers.whole.insert(id)
         case .member: readers.member.insert(id)
         case .element(let key): readers.elements[key, default: _ReaderSet()].insert(id)
         case .field(let range): readers.fields[range, default: _ReaderSet()].insert(id)
@@ -61,7 +67,10 @@ internal struct _ReaderIndex {
     mutating func remove(_ dependency: _Dependency, reader id: Int) {
         guard let readers = nodes[dependency.node] else { return }
         switch dependency.kind {
-        case .whole: readers.whole.remove(id)
+        case .whole:
+            let wasRead = !readers.whole.isEmpty
+            readers.whole.remove(id)
+            if wasRead && readers.whole.isEmpty { _nodesReadWhole &-= 1 }
         case .member: readers.member.remove(id)
         case .element(let key):
             if var ids = readers.elements.removeValue(forKey: key) {
@@ -88,6 +97,10 @@ internal struct _ReaderIndex {
     ///   read of the node) more for a field write.
     @inlinable
     func collect(_ node: NodeID, _ kind: _WriteKind, into candidates: inout [Int]) {
+        switch kind {
+        case .passThrough, .order: if _nodesReadWhole == 0 { return }
+        default: break
+        }
         guard let readers = nodes[node] else { return }
         readers.whole.append(to: &candidates)
         switch kind {
@@ -105,6 +118,13 @@ internal struct _ReaderIndex {
                 ids.append(to: &candidates)
             }
         }
+    }
+
+    /// Whether ``_nodesReadWhole`` counts the nodes with whole-node readers
+    /// (an invariant check).
+    @usableFromInline
+    var _wholeCountHolds: Bool {
+        _nodesReadWhole == nodes.values.reduce(0) { $0 + ($1.whole.isEmpty ? 0 : 1) }
     }
 
     /// The number of (node, kind, reader) registrations, for invariant

@@ -64,27 +64,40 @@ internal struct _ElementKey: Hashable, Sendable, CustomStringConvertible {
 /// coarsely, as ``_ReadKind/member`` and ``_WriteKind/content``.
 @usableFromInline
 internal struct _FieldRange: Hashable, Sendable, CustomStringConvertible {
-    @usableFromInline let offset: Int
-    @usableFromInline let size: Int
+    // NB: 32 bits each, so that a read or write kind is one word and a
+    // tag: a consumer's dependency takes 24 bytes instead of 32, and so
+    // does each write a drain journals. A range that does not fit is not
+    // made (`of` returns nil: the member is tracked coarsely).
+    @usableFromInline let _offset: UInt32
+    @usableFromInline let _size: UInt32
+
+    @inlinable var offset: Int { Int(_offset) }
+    @inlinable var size: Int { Int(_size) }
 
     /// A range of `size` bytes (at least one, so that zero-sized fields
     /// still compare by position) at `offset`.
+    ///
+    /// - Precondition: both fit in 32 bits.
     @inlinable
     init(offset: Int, size: Int) {
-        self.offset = offset
-        self.size = Swift.max(1, size)
+        _offset = UInt32(offset)
+        _size = UInt32(Swift.max(1, size))
     }
 
     /// The range of the stored property `keyPath` leads to, or `nil` when
-    /// `keyPath` is not a chain of plain stored properties.
+    /// `keyPath` is not a chain of plain stored properties (or lies past
+    /// the first 2 GiB of its root).
     @inlinable
     static func of<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> _FieldRange? {
-        guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return nil }
+        guard let offset = MemoryLayout<Root>.offset(of: keyPath),
+              offset <= Int(UInt32.max / 2), MemoryLayout<Value>.size <= Int(UInt32.max / 2)
+        else { return nil }
         return _FieldRange(offset: offset, size: MemoryLayout<Value>.size)
     }
 
     @inlinable
     func overlaps(_ other: _FieldRange) -> Bool {
+        // NB: in 64 bits: each end is under 2^32.
         offset < other.offset + other.size && other.offset < offset + size
     }
 
