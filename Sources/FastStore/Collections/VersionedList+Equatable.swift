@@ -9,12 +9,18 @@ extension VersionedList: Equatable where Element: Equatable {
     public static func == (lhs: VersionedList, rhs: VersionedList) -> Bool {
         _Tracking.recordWholeRead(lhs._nodeID)
         _Tracking.recordWholeRead(rhs._nodeID)
-        // NB: the roots are used unretained: `lhs` and `rhs` hold them for
-        // the call (a retain and release of each root, otherwise).
-        let a = Unmanaged.passUnretained(lhs._root), b = Unmanaged.passUnretained(rhs._root)
-        if a.toOpaque() == b.toOpaque() { return true }
-        return a._withUnsafeGuaranteedRef { x in
-            b._withUnsafeGuaranteedRef { y in x.count == y.count && _ListNode.elementsEqual(x, y) }
+        // NB: the roots are used unretained (a retain and release of each
+        // root, otherwise), so `lhs` and `rhs` are kept alive explicitly:
+        // inlined into a caller whose operand is a temporary, nothing else
+        // would hold its root during the walk.
+        return withExtendedLifetime(lhs) {
+            withExtendedLifetime(rhs) {
+                let a = Unmanaged.passUnretained(lhs._root), b = Unmanaged.passUnretained(rhs._root)
+                if a.toOpaque() == b.toOpaque() { return true }
+                return a._withUnsafeGuaranteedRef { x in
+                    b._withUnsafeGuaranteedRef { y in x.count == y.count && _ListNode.elementsEqual(x, y) }
+                }
+            }
         }
     }
 }

@@ -112,7 +112,9 @@ internal struct _TreeDiff {
                     if let nodeType = field.nodeType, nodeType._diffStored(old: a, new: b, into: &self) {
                         passedThrough = true
                     } else {
-                        write(node, .field(_FieldRange(offset: field.offset, size: field.size)))
+                        // NB: a field past 2 GiB has no range: a content
+                        // write, as for a member tracked coarsely.
+                        write(node, _FieldRange(fitting: field.offset, size: field.size).map { .field($0) } ?? .content)
                         wrote = true
                     }
                 }

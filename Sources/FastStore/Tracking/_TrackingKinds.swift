@@ -84,15 +84,21 @@ internal struct _FieldRange: Hashable, Sendable, CustomStringConvertible {
         _size = UInt32(Swift.max(1, size))
     }
 
+    /// A range of `size` bytes at `offset`, or `nil` when either lies past
+    /// 2 GiB (the caller then tracks the member coarsely).
+    @inlinable
+    init?(fitting offset: Int, size: Int) {
+        guard offset >= 0, offset <= Int(UInt32.max / 2), size <= Int(UInt32.max / 2) else { return nil }
+        self.init(offset: offset, size: size)
+    }
+
     /// The range of the stored property `keyPath` leads to, or `nil` when
     /// `keyPath` is not a chain of plain stored properties (or lies past
     /// the first 2 GiB of its root).
     @inlinable
     static func of<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> _FieldRange? {
-        guard let offset = MemoryLayout<Root>.offset(of: keyPath),
-              offset <= Int(UInt32.max / 2), MemoryLayout<Value>.size <= Int(UInt32.max / 2)
-        else { return nil }
-        return _FieldRange(offset: offset, size: MemoryLayout<Value>.size)
+        guard let offset = MemoryLayout<Root>.offset(of: keyPath) else { return nil }
+        return _FieldRange(fitting: offset, size: MemoryLayout<Value>.size)
     }
 
     @inlinable

@@ -42,4 +42,18 @@ import Testing
         #expect(_WriteKind.field(low).affects(.member) && _WriteKind.field(low).affects(.field(low)))
         #expect(!_WriteKind.field(low).affects(.field(high)) && !_WriteKind.field(low).affects(.element(e1)))
     }
+
+    /// Field ranges are kept in 32 bits: one that does not fit is not made,
+    /// and the member is tracked coarsely instead (never a wrong range).
+    @Test func fieldRangesPastTwoGiBAreNotMade() {
+        let limit = Int(UInt32.max / 2)
+        #expect(_FieldRange(fitting: 16, size: 8) == _FieldRange(offset: 16, size: 8))
+        #expect(_FieldRange(fitting: limit, size: 8)?.offset == limit)
+        #expect(_FieldRange(fitting: limit + 1, size: 8) == nil)
+        #expect(_FieldRange(fitting: 0, size: limit + 1) == nil)
+        #expect(_FieldRange(fitting: -1, size: 8) == nil)
+        let wide = _FieldRange(offset: limit, size: limit)
+        #expect(wide.overlaps(_FieldRange(offset: 2 * limit - 1, size: 1)), "ends are added in 64 bits")
+        #expect(!wide.overlaps(_FieldRange(offset: 2 * limit, size: 1)))
+    }
 }
