@@ -200,6 +200,30 @@ private final class Recorder: @unchecked Sendable {
         #expect(consumer.count == 2)
     }
 
+    /// The consume loop walks its plan without retaining the handles: the
+    /// plan (or the registry's array it shares) holds them. A callback that
+    /// removes every consumer, whose handles nobody else keeps, must leave
+    /// the rest of the loop with live handles that it skips.
+    @Test func removingEveryConsumerFromACallbackSkipsTheRest() {
+        let log = Recorder()
+        var rng = SeededGenerator(seed: 4)
+        var state = TreeGen.state(&rng)
+        let consumer = StateConsumer<TreeState>()
+        consumer.add({ $0.count }) { (new: Int) in
+            log("first \(new)")
+            consumer.removeAll()
+        }
+        for k in 0 ..< 40 {
+            consumer.add({ $0.count }) { (new: Int) in log("other \(k) \(new)") }
+        }
+        state.count = 100
+        consumer.consume(newState: state)
+        #expect(log.take() == ["first 100"])
+        #expect(consumer.count == 0)
+        _DrainSimulator.drain(&state, { $0.count = 101 }, notify: { consumer.consume(newState: $0) })
+        #expect(log.take().isEmpty)
+    }
+
     @Test func aStateReplacedWholesaleIsFullyEvaluated() {
         let log = Recorder()
         var rng = SeededGenerator(seed: 3)
