@@ -127,16 +127,22 @@ import Testing
         await onOwnThread {
             onThreads(Self.threads + 1) { t in
                 if t < Self.threads {
+                    // NB: the dispatchers start once the first subscriber
+                    // is in, so that at least one sees several changes
+                    // however the threads are scheduled (a loaded machine
+                    // could otherwise run every dispatch before it).
+                    while subscriptions.withValue({ $0 }) == 0 { sched_yield() }
                     for _ in 0..<Self.perThread { store.dispatch(.add(1)) }
                     dispatchersDone.withValue { $0 += 1 }
                     return
                 }
                 // Subscribe, keep the subscription for a random while (or
                 // until it saw three changes), cancel; again, until the
-                // dispatchers are done.
+                // dispatchers are done. The first subscription waits for
+                // its three changes.
                 var rng = SeededGenerator.fromEnvironment(fallback: 0xCA05E5)
+                var first = true
                 while dispatchersDone.withValue({ $0 }) < Self.threads {
-                    subscriptions.withValue { $0 += 1 }
                     let seen = Locked(0)
                     let last = Locked<Int?>(nil)
                     let subscription = store.subscribeChanges { change in
@@ -150,9 +156,13 @@ import Testing
                         }
                         seen.withValue { $0 += 1 }
                     }
-                    let patience = Int.random(in: 0..<200, using: &rng)
-                    for _ in 0..<patience where seen.withValue({ $0 }) < 3 && dispatchersDone.withValue({ $0 }) < Self.threads {
+                    subscriptions.withValue { $0 += 1 }
+                    let patience = first ? Int.max : Int.random(in: 0..<200, using: &rng)
+                    first = false
+                    var waited = 0
+                    while waited < patience && seen.withValue({ $0 }) < 3 && dispatchersDone.withValue({ $0 }) < Self.threads {
                         sched_yield()
+                        waited += 1
                     }
                     subscription.cancel()
                 }
