@@ -224,6 +224,36 @@ private final class Recorder: @unchecked Sendable {
         #expect(log.take().isEmpty)
     }
 
+    /// The same through a journaled consume, which walks its plan (the
+    /// consumers the drain's writes affect) rather than the registry's
+    /// array.
+    @Test func removingEveryConsumerFromACallbackOfAPlannedConsumeSkipsTheRest() {
+        let log = Recorder()
+        var rng = SeededGenerator(seed: 5)
+        var state = TreeGen.state(&rng)
+        let consumer = StateConsumer<TreeState>()
+        var armed = false
+        consumer.add({ $0.count }) { (new: Int) in
+            log("first \(new)")
+            if armed { consumer.removeAll() }
+        }
+        for k in 0 ..< 40 {
+            consumer.add({ $0.count }) { (new: Int) in log("other \(k) \(new)") }
+        }
+        // Not affected by the writes below: not in the plan.
+        consumer.add({ $0.m1.inner.left.a }) { (_: Int) in log("unaffected") }
+        consumer.consume(newState: state)
+        _ = log.take()
+        armed = true
+        let journaled = consumer._statistics.journaledConsumes
+        _DrainSimulator.drain(&state, { $0.count = 7 }, notify: { consumer.consume(newState: $0) })
+        #expect(consumer._statistics.journaledConsumes == journaled + 1, "the consume walked a plan")
+        #expect(log.take() == ["first 7"])
+        #expect(consumer.count == 0)
+        _DrainSimulator.drain(&state, { $0.count = 8 }, notify: { consumer.consume(newState: $0) })
+        #expect(log.take().isEmpty)
+    }
+
     @Test func aStateReplacedWholesaleIsFullyEvaluated() {
         let log = Recorder()
         var rng = SeededGenerator(seed: 3)
