@@ -200,54 +200,45 @@ private final class Recorder: @unchecked Sendable {
         #expect(consumer.count == 2)
     }
 
+    /// A consumer whose first consumer (of `count`) removes every consumer
+    /// once `armed` says so, then 40 more of `count` and one of a field no
+    /// test below writes; nobody else keeps their handles.
+    fileprivate static func selfClearingConsumer(
+        _ log: Recorder, armed: @escaping () -> Bool
+    ) -> StateConsumer<TreeState> {
+        let consumer = StateConsumer<TreeState>()
+        consumer.add({ $0.count }) { (new: Int) in
+            log("first \(new)")
+            if armed() { consumer.removeAll() }
+        }
+        for k in 0 ..< 40 {
+            consumer.add({ $0.count }) { (new: Int) in log("other \(k) \(new)") }
+        }
+        consumer.add({ $0.m1.inner.left.a }) { (_: Int) in log("unaffected") }
+        return consumer
+    }
+
     /// The consume loop walks its plan without retaining the handles: the
     /// plan (or the registry's array it shares) holds them. A callback that
     /// removes every consumer, whose handles nobody else keeps, must leave
-    /// the rest of the loop with live handles that it skips.
-    @Test func removingEveryConsumerFromACallbackSkipsTheRest() {
+    /// the rest of the loop with live handles that it skips: in a full
+    /// consume (the registry's array) and in a journaled one (the plan of
+    /// the consumers the drain's writes affect).
+    @Test(arguments: [false, true])
+    func removingEveryConsumerFromACallbackSkipsTheRest(planned: Bool) {
         let log = Recorder()
         var rng = SeededGenerator(seed: 4)
         var state = TreeGen.state(&rng)
-        let consumer = StateConsumer<TreeState>()
-        consumer.add({ $0.count }) { (new: Int) in
-            log("first \(new)")
-            consumer.removeAll()
+        var armed = !planned
+        let consumer = Self.selfClearingConsumer(log) { armed }
+        if planned {
+            consumer.consume(newState: state)
+            _ = log.take()
+            armed = true
         }
-        for k in 0 ..< 40 {
-            consumer.add({ $0.count }) { (new: Int) in log("other \(k) \(new)") }
-        }
-        state.count = 100
-        consumer.consume(newState: state)
-        #expect(log.take() == ["first 100"])
-        #expect(consumer.count == 0)
-        _DrainSimulator.drain(&state, { $0.count = 101 }, notify: { consumer.consume(newState: $0) })
-        #expect(log.take().isEmpty)
-    }
-
-    /// The same through a journaled consume, which walks its plan (the
-    /// consumers the drain's writes affect) rather than the registry's
-    /// array.
-    @Test func removingEveryConsumerFromACallbackOfAPlannedConsumeSkipsTheRest() {
-        let log = Recorder()
-        var rng = SeededGenerator(seed: 5)
-        var state = TreeGen.state(&rng)
-        let consumer = StateConsumer<TreeState>()
-        var armed = false
-        consumer.add({ $0.count }) { (new: Int) in
-            log("first \(new)")
-            if armed { consumer.removeAll() }
-        }
-        for k in 0 ..< 40 {
-            consumer.add({ $0.count }) { (new: Int) in log("other \(k) \(new)") }
-        }
-        // Not affected by the writes below: not in the plan.
-        consumer.add({ $0.m1.inner.left.a }) { (_: Int) in log("unaffected") }
-        consumer.consume(newState: state)
-        _ = log.take()
-        armed = true
         let journaled = consumer._statistics.journaledConsumes
         _DrainSimulator.drain(&state, { $0.count = 7 }, notify: { consumer.consume(newState: $0) })
-        #expect(consumer._statistics.journaledConsumes == journaled + 1, "the consume walked a plan")
+        #expect(consumer._statistics.journaledConsumes == journaled + (planned ? 1 : 0), "a plan walked iff planned")
         #expect(log.take() == ["first 7"])
         #expect(consumer.count == 0)
         _DrainSimulator.drain(&state, { $0.count = 8 }, notify: { consumer.consume(newState: $0) })
