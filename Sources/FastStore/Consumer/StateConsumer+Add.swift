@@ -26,7 +26,7 @@ extension StateConsumer {
         _ consumer: @escaping (_ old: T?, _ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: consumer)
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .oldAndNew(consumer))
         }
     }
 
@@ -41,7 +41,7 @@ extension StateConsumer {
         _ consumer: @escaping (_ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector) { _, new in consumer(new) }
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .new(consumer))
         }
     }
 
@@ -57,9 +57,7 @@ extension StateConsumer {
         _ consumer: @escaping (_ old: T, _ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector) { old, new in
-                if let old { consumer(old, new) }
-            }
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .previousAndNew(consumer))
         }
     }
 
@@ -77,9 +75,9 @@ extension StateConsumer {
         _ consumer: @escaping (_ old: T?, _ new: T?) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector) { old, new in
-                consumer(old ?? nil, new)
-            }
+            // NB: after the `.some(nil)` baseline there is always a
+            // previous selection.
+            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector, callback: .previousAndNew(consumer))
         }
     }
 
@@ -93,7 +91,7 @@ extension StateConsumer {
         _ consumer: @escaping (_ new: T?) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector) { _, new in consumer(new) }
+            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector, callback: .new(consumer))
         }
     }
 

@@ -249,7 +249,7 @@ extension StateConsumer where State: Equatable {
         _ consumer: @escaping (_ new: State) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector) { _, new in consumer(new) }
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .new(consumer))
         }
     }
 
@@ -265,9 +265,7 @@ extension StateConsumer where State: Equatable {
         _ consumer: @escaping (_ old: State, _ new: State) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector) { old, new in
-                if let old { consumer(old, new) }
-            }
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .previousAndNew(consumer))
         }
     }
 }

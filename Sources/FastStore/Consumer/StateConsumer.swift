@@ -287,7 +287,7 @@ public final class StateConsumer<State> {
         recorder?.dependencies._removeAllKeepingCapacity()
         handle.evaluationCount &+= 1
         _turn.evaluations &+= 1
-        handle.run(state, recorder) { mustRunAlways, changed in
+        handle.run(handle, state, recorder) { mustRunAlways, changed in
             _lock.lock()
             defer { _lock.unlock() }
             if let recorder, !handle.isRemoved {

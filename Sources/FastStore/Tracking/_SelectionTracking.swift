@@ -270,6 +270,15 @@ internal struct _SelectionInspector<Selection> {
         mayHoldNodes = identity != nil || _SelectionTracking.mayHoldNodes(Selection.self)
     }
 
+    /// An inspector decided earlier (by ``init()``), from its parts: a
+    /// consumer handle stores them as fields of its own, where they pack
+    /// tighter than the struct.
+    @inlinable
+    init(mayHoldNodes: Bool, identity: ((Selection) -> _TrackingIdentity?)?) {
+        self.mayHoldNodes = mayHoldNodes
+        self.identity = identity
+    }
+
     @usableFromInline
     static func _identityReader() -> ((Selection) -> _TrackingIdentity?)? {
         if let read = _TrackingIdentity.reader(for: Selection.self) { return { read($0) } }
