@@ -19,9 +19,11 @@ public class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     // properties are `final`: accessed directly, not through (unspecialized,
     // retaining) accessors.
 
-    /// The registration sequence number within its ``StateConsumer``:
-    /// callbacks run in increasing `id` order.
-    @usableFromInline internal final let id: Int
+    /// The consumer's position among its ``StateConsumer``'s registered
+    /// consumers, removed ones included: callbacks run in increasing `id`
+    /// order. Changed (under the owner's lock) only when the registry
+    /// compacts, which keeps the order.
+    @exclusivity(unchecked) @usableFromInline internal final var id: Int
     /// One evaluation of `handle` (this handle): runs the selector on a
     /// state (recording its dependencies into the recorder when given) and
     /// stores the selection, then calls `register(mustRunAlways, changed)`,

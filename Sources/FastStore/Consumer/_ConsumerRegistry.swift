@@ -2,12 +2,14 @@
 /// struct, guarded by the consumer's lock.
 @usableFromInline
 internal struct _ConsumerRegistry<State> {
-    /// Every consumer in registration order; removed ones stay until
-    /// compaction.
+    /// Every consumer in registration order, each at its id
+    /// (`ordered[handle.id] === handle`); removed ones stay until
+    /// compaction, which renumbers the rest.
+    ///
+    /// NB: ids are positions rather than keys of a table: no table (about
+    /// 26 bytes per consumer), and a lookup by id is an array read.
     @usableFromInline var ordered: [ConsumerHandle<State>] = []
     @usableFromInline var removedInOrdered = 0
-    @usableFromInline var byID: [_ConsumerKey: ConsumerHandle<State>] = [:]
-    @usableFromInline var nextID = 0
     /// Node → consumers that read it, by kind.
     @usableFromInline var index = _ReaderIndex()
     /// Consumers with no versioned dependency: never evaluated yet, a
@@ -18,16 +20,14 @@ internal struct _ConsumerRegistry<State> {
     @inlinable init() {}
 
     /// The number of live consumers.
-    @inlinable var count: Int { byID.count }
+    @inlinable var count: Int { ordered.count &- removedInOrdered }
 
     /// Registers a consumer built by `make` with a fresh id; it is
     /// unconditional until its first evaluation.
     @inlinable
     mutating func register(_ make: (Int) -> ConsumerHandle<State>) -> ConsumerHandle<State> {
-        let handle = make(nextID)
-        nextID += 1
+        let handle = make(ordered.count)
         ordered.append(handle)
-        byID[_ConsumerKey(handle.id)] = handle
         unconditional.insert(_ConsumerKey(handle.id))
         return handle
     }
@@ -53,7 +53,10 @@ internal struct _ConsumerRegistry<State> {
 
     /// Whether `handle` is registered here (and not removed).
     @inlinable
-    func contains(_ handle: ConsumerHandle<State>) -> Bool { byID[_ConsumerKey(handle.id)] === handle }
+    func contains(_ handle: ConsumerHandle<State>) -> Bool {
+        // NB: a handle of another consumer may have any id.
+        handle.id < ordered.count && ordered[handle.id] === handle && !handle.isRemoved
+    }
 
     /// Unregisters `handle`.
     ///
@@ -62,15 +65,39 @@ internal struct _ConsumerRegistry<State> {
     mutating func remove(_ handle: ConsumerHandle<State>) {
         guard contains(handle) else { return }
         handle.isRemoved = true
-        byID[_ConsumerKey(handle.id)] = nil
         _removeUnconditional(handle.id)
         for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
         handle.dependencies = []
         removedInOrdered += 1
-        if removedInOrdered > 16, removedInOrdered * 2 > ordered.count {
-            ordered.removeAll { $0.isRemoved }
-            removedInOrdered = 0
+        if removedInOrdered > 16, removedInOrdered * 2 > ordered.count { _compact() }
+    }
+
+    /// Drops the removed consumers from `ordered` and renumbers the others
+    /// by their new positions, in the same order, re-filing their
+    /// dependencies (the reader index and the unconditional set hold ids).
+    ///
+    /// - Complexity: O(consumers + their dependencies); run when more than
+    ///   half the consumers are removed, so O(1) amortized per removal, as
+    ///   many dependencies as the removed consumers had.
+    @inlinable
+    mutating func _compact() {
+        var live: [ConsumerHandle<State>] = []
+        live.reserveCapacity(ordered.count &- removedInOrdered)
+        for handle in ordered where !handle.isRemoved { live.append(handle) }
+        var renumbered = _ReaderIndex()
+        var stillUnconditional = Set<_ConsumerKey>(minimumCapacity: unconditional.count)
+        for (position, handle) in live.enumerated() {
+            handle.id = position
+            if handle.dependencies.isEmpty {
+                stillUnconditional.insert(_ConsumerKey(position))
+            } else {
+                for dependency in handle.dependencies { renumbered.insert(dependency, reader: position) }
+            }
         }
+        ordered = live
+        removedInOrdered = 0
+        index = renumbered
+        unconditional = stillUnconditional
     }
 
     /// Unregisters every consumer.
@@ -113,9 +140,10 @@ internal struct _ConsumerRegistry<State> {
         for key in unconditional { candidates.append(key.id) }
         candidates.sort()
         var previous = -1
+        // NB: the index and the unconditional set hold live consumers only.
         for id in candidates where id != previous {
             previous = id
-            if let handle = byID[_ConsumerKey(id)] { plan.append(handle) }
+            plan.append(ordered[id])
         }
     }
 
@@ -202,15 +230,14 @@ internal struct _ConsumerRegistry<State> {
         var previousID = -1
         var removedSeen = 0
         for handle in ordered {
-            precondition(handle.id > previousID, "FastStore: consumers out of registration order")
+            precondition(handle.id == previousID + 1, "FastStore: a consumer's id is not its position")
             previousID = handle.id
             if handle.isRemoved {
                 removedSeen += 1
-                precondition(byID[_ConsumerKey(handle.id)] !== handle, "FastStore: removed consumer still registered")
+                precondition(!unconditional.contains(_ConsumerKey(handle.id)), "FastStore: removed consumer still unconditional")
                 continue
             }
             live += 1
-            precondition(byID[_ConsumerKey(handle.id)] === handle, "FastStore: live consumer missing from the id table")
             precondition(handle.dependencies.isEmpty == unconditional.contains(_ConsumerKey(handle.id)),
                          "FastStore: consumer \(handle.id) unconditional iff it has no dependencies")
             precondition(Set(handle.dependencies).count == handle.dependencies.count,
@@ -222,7 +249,7 @@ internal struct _ConsumerRegistry<State> {
             registrations += handle.dependencies.count
         }
         precondition(removedSeen == removedInOrdered, "FastStore: removed count out of sync")
-        precondition(live == byID.count, "FastStore: id table holds consumers not in order")
+        precondition(live == count, "FastStore: live count out of sync")
         precondition(unconditional.count <= live, "FastStore: stale unconditional consumers")
         precondition(index._wholeCountHolds, "FastStore: the reader index miscounts the nodes read whole")
         precondition(index.registrationCount == registrations, "FastStore: stale reader registrations")

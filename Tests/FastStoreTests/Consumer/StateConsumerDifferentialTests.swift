@@ -8,7 +8,12 @@ import Testing
 /// the same order, with the same old and new selections.
 @Suite struct StateConsumerDifferentialTests {
     /// One randomized run; returns a description of the first divergence.
-    static func run(seed: UInt64, steps: Int, statistics: inout _ConsumeStatistics) -> String? {
+    ///
+    /// With `churn`, it starts with more consumers and half of its steps add
+    /// or remove one (removals twice as likely), so that the registry
+    /// compacts and renumbers its consumers (past 16 removed, and more than
+    /// half) between and during consumes.
+    static func run(seed: UInt64, steps: Int, churn: Bool = false, statistics: inout _ConsumeStatistics) -> String? {
         var rng = SeededGenerator(seed: seed)
         var state = TreeGen.state(&rng)
         var history: [TreeState] = [state]
@@ -59,10 +64,12 @@ import Testing
             notify(state)
         }
 
-        for _ in 0..<Int.random(in: 1...10, using: &rng) { addRandomConsumer() }
+        for _ in 0..<Int.random(in: churn ? 20...40 : 1...10, using: &rng) { addRandomConsumer() }
 
         for step in 0..<steps {
-            let roll = Int.random(in: 0..<100, using: &rng)
+            let roll = churn && Bool.random(using: &rng)
+                ? Int.random(in: 86..<97, using: &rng)
+                : Int.random(in: 0..<100, using: &rng)
             switch roll {
             case 0..<55:
                 // A store drain: journaled mutations, then both consumers
@@ -165,5 +172,22 @@ import Testing
         // evaluate-everything one.
         #expect(statistics.journaledConsumes > runs * 10)
         #expect(statistics.fullConsumes > runs)
+    }
+
+    /// The same with consumers added and removed at half the steps: the
+    /// registry compacts and renumbers them (ids are positions) while
+    /// drains go on, some of it from callbacks during a consume.
+    @Test func fastConsumerDeliversExactlyWhatTheNaiveOneDeliversUnderChurn() {
+        var seeds = SeededGenerator.fromEnvironment(fallback: 0xC4_0E_2E_16)
+        let runs = environmentSeed == nil ? environmentRuns(fallback: 150) : 1
+        var statistics = _ConsumeStatistics()
+        for _ in 0..<runs {
+            let seed = runs == 1 ? seeds.seed : seeds.next()
+            if let failure = Self.run(seed: seed, steps: 160, churn: true, statistics: &statistics) {
+                Issue.record(Comment(rawValue: failure))
+                return
+            }
+        }
+        #expect(statistics.journaledConsumes > runs * 10)
     }
 }
