@@ -37,12 +37,16 @@ internal struct _ElementKey: Hashable, Sendable, CustomStringConvertible {
     /// - Complexity: O(1) for `Int` keys; else the cost of hashing `key`.
     @inlinable @inline(__always)
     init<Key: Hashable>(_ key: Key) {
-        if Key.self == Int.self {
-            bits = unsafeBitCast(key, to: Int.self)
-        } else {
-            bits = key.hashValue
-        }
+        let raw = Key.self == Int.self ? unsafeBitCast(key, to: Int.self) : key.hashValue
+        // NB: 62 bits, sign-extended, so that a dependency packs it in two
+        // words (`_Dependency`): keys in ±2^61 stay themselves; beyond, two
+        // keys may share one, which only over-approximates.
+        bits = (raw &<< 2) &>> 2
     }
+
+    /// A key whose bits are already canonical (62 bits, sign-extended).
+    @inlinable
+    init(_canonicalBits bits: Int) { self.bits = bits }
 
     @usableFromInline
     var description: String { "key \(bits)" }
@@ -64,10 +68,10 @@ internal struct _ElementKey: Hashable, Sendable, CustomStringConvertible {
 /// coarsely, as ``_ReadKind/member`` and ``_WriteKind/content``.
 @usableFromInline
 internal struct _FieldRange: Hashable, Sendable, CustomStringConvertible {
-    // NB: 32 bits each, so that a read or write kind is one word and a
-    // tag: a consumer's dependency takes 24 bytes instead of 32, and so
-    // does each write a drain journals. A range that does not fit is not
-    // made (`of` returns nil: the member is tracked coarsely).
+    // NB: 32 bits each, and each under 2^31: a write kind is one word and
+    // a tag (a journaled write takes 24 bytes), and a dependency packs a
+    // range in 62 bits (see `_Dependency`). A range that does not fit is
+    // not made (`of` returns nil: the member is tracked coarsely).
     @usableFromInline let _offset: UInt32
     @usableFromInline let _size: UInt32
 
@@ -77,7 +81,8 @@ internal struct _FieldRange: Hashable, Sendable, CustomStringConvertible {
     /// A range of `size` bytes (at least one, so that zero-sized fields
     /// still compare by position) at `offset`.
     ///
-    /// - Precondition: both fit in 32 bits.
+    /// - Precondition: both fit in 31 bits (a dependency packs a range in
+    ///   62 bits); ``init(fitting:size:)`` checks it.
     @inlinable
     init(offset: Int, size: Int) {
         _offset = UInt32(offset)
@@ -137,11 +142,44 @@ internal enum _WriteKind: Hashable {
 }
 
 /// One dependency of a selector: a node and what was read from it.
+///
+/// NB: two words, the read kind packed into the second (its case in the
+/// top two bits, its payload in the other 62: an element key is 62 bits,
+/// a field range two 31-bit halves): 16 bytes instead of 24 (the kind's
+/// tag byte took a word of padding), so that a consumer's usual two
+/// dependencies fit a 64-byte allocation, and comparing two is comparing
+/// two words.
 @usableFromInline
 internal struct _Dependency: Hashable {
     @usableFromInline let node: NodeID
-    @usableFromInline let kind: _ReadKind
-    @inlinable init(node: NodeID, kind: _ReadKind) { self.node = node; self.kind = kind }
+    @usableFromInline let _packedKind: UInt64
+
+    @inlinable
+    init(node: NodeID, kind: _ReadKind) {
+        self.node = node
+        switch kind {
+        case .whole: _packedKind = 0
+        case .member: _packedKind = 1 &<< 62
+        case .element(let key): _packedKind = 2 &<< 62 | UInt64(bitPattern: Int64(key.bits)) & Self._payloadMask
+        case .field(let range): _packedKind = 3 &<< 62 | UInt64(range._offset) &<< 31 | UInt64(range._size)
+        }
+    }
+
+    @inlinable static var _payloadMask: UInt64 { (1 &<< 62) &- 1 }
+
+    /// What was read.
+    @inlinable
+    var kind: _ReadKind {
+        let payload = _packedKind & Self._payloadMask
+        switch _packedKind &>> 62 {
+        case 0: return .whole
+        case 1: return .member
+        // NB: the key's 62 bits, sign-extended: `_ElementKey` keeps only
+        // keys that survive that.
+        case 2: return .element(_ElementKey(_canonicalBits: Int(Int64(bitPattern: payload &<< 2)) &>> 2))
+        default: return .field(_FieldRange(offset: Int(payload &>> 31), size: Int(payload & ((1 &<< 31) &- 1))))
+        }
+    }
 }
 
 extension _WriteKind {

@@ -41,4 +41,59 @@ import Testing
             if same != expected { return }
         }
     }
+
+    /// A dependency packs its read kind into one word (`_Dependency`): the
+    /// kind read back is the kind given, and two dependencies are equal
+    /// exactly when their nodes and kinds are, on random kinds at the edges
+    /// of what packs (element keys of any 62-bit value, field ranges up to
+    /// 2^31 - 1).
+    @Test func aDependencyKeepsItsKind() {
+        var generator = SeededGenerator.fromEnvironment(fallback: 0xD3_9E)
+        let seed = generator.seed
+        let nodes = [NodeID.make(), NodeID.make()]
+        let limit = Int(UInt32.max / 2)
+        func randomKind() -> _ReadKind {
+            switch Int.random(in: 0 ..< 4, using: &generator) {
+            case 0: return .whole
+            case 1: return .member
+            case 2:
+                let key: Int = switch Int.random(in: 0 ..< 4, using: &generator) {
+                case 0: Int.random(in: -3 ... 3, using: &generator)
+                case 1: Int.random(in: Int.min ... Int.max, using: &generator)
+                case 2: [Int.min, Int.max, 1 << 61, -(1 << 61), (1 << 61) - 1, -(1 << 61) - 1].randomElement(using: &generator)!
+                default: "\(Int.random(in: 0 ..< 1000, using: &generator))".hashValue
+                }
+                return .element(_ElementKey(key))
+            default:
+                let edge = { [0, 1, limit - 1, limit].randomElement(using: &generator)! }
+                let offset = Bool.random(using: &generator) ? edge() : Int.random(in: 0 ... limit, using: &generator)
+                let size = Bool.random(using: &generator) ? edge() : Int.random(in: 0 ... limit, using: &generator)
+                return .field(_FieldRange(fitting: offset, size: size)!)
+            }
+        }
+        for round in 0 ..< 20_000 {
+            let a = (node: nodes.randomElement(using: &generator)!, kind: randomKind())
+            let b = Bool.random(using: &generator) ? a : (node: nodes.randomElement(using: &generator)!, kind: randomKind())
+            let packedA = _Dependency(node: a.node, kind: a.kind)
+            let packedB = _Dependency(node: b.node, kind: b.kind)
+            let context = "seed \(seed) (FASTSTORE_SEED=\(seed)), round \(round): \(a) and \(b)"
+            #expect(packedA.kind == a.kind, "\(context)")
+            #expect((packedA == packedB) == (a.node == b.node && a.kind == b.kind), "\(context)")
+            if packedA == packedB { #expect(packedA.hashValue == packedB.hashValue, "\(context)") }
+            if packedA.kind != a.kind { return }
+        }
+    }
+
+    /// Element keys are kept to 62 bits, sign-extended: keys within ±2^61
+    /// are themselves, and a read and a write of one key always agree.
+    @Test func elementKeysBeyondSixtyTwoBitsFoldTheSameWayForReadsAndWrites() {
+        #expect(_ElementKey(5).bits == 5)
+        #expect(_ElementKey(-5).bits == -5)
+        #expect(_ElementKey((1 << 61) - 1).bits == (1 << 61) - 1)
+        #expect(_ElementKey(-(1 << 61)).bits == -(1 << 61))
+        #expect(_ElementKey(Int.max) == _ElementKey(Int.max))
+        #expect(_ElementKey(1 << 62) == _ElementKey(0))
+        let read = _Dependency(node: NodeID.make(), kind: .element(_ElementKey(Int.min + 7)))
+        #expect(_WriteKind.element(_ElementKey(Int.min + 7)).affects(read.kind))
+    }
 }
