@@ -36,7 +36,7 @@ public class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     @usableFromInline internal final let run: _ConsumerRun<State>
     /// What the selector read at its last evaluation (deduplicated), as
     /// registered in the owner's reader index. Guarded by the owner's lock.
-    @exclusivity(unchecked) @usableFromInline internal final var dependencies: [_Dependency] = []
+    @exclusivity(unchecked) @usableFromInline internal final var dependencies = _DependencyList()
     /// How many times the selector ran (white-box tests count skipped
     /// evaluations with it).
     @exclusivity(unchecked) @usableFromInline internal final var evaluationCount = 0

@@ -67,7 +67,7 @@ internal struct _ConsumerRegistry<State> {
         handle.isRemoved = true
         _removeUnconditional(handle.id)
         for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
-        handle.dependencies = []
+        handle.dependencies.removeAll()
         removedInOrdered += 1
         if removedInOrdered > 16, removedInOrdered * 2 > ordered.count { _compact() }
     }
@@ -105,7 +105,7 @@ internal struct _ConsumerRegistry<State> {
     mutating func removeAll() {
         for handle in ordered where !handle.isRemoved {
             handle.isRemoved = true
-            handle.dependencies = []
+            handle.dependencies.removeAll()
         }
         self = _ConsumerRegistry()
     }
@@ -153,23 +153,26 @@ internal struct _ConsumerRegistry<State> {
     ///
     /// - Complexity: O(reads²) for a few reads when they did not change (the
     ///   usual case, no allocation); else O(reads) expected.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func updateDependencies(_ handle: ConsumerHandle<State>, recorded: [_Dependency], unconditional isUnconditional: Bool) {
+        // NB: a selector usually reads what it read last time; checking
+        // that in place spares building and re-indexing a new list. (An
+        // empty list is never the same set as reads that are not empty.)
+        if !isUnconditional, !recorded.isEmpty, recorded.count <= 32,
+           handle.dependencies.isSameSet(as: recorded) { return }
+        _replaceDependencies(handle, recorded: recorded, unconditional: isUnconditional)
+    }
+
+    @inlinable
+    mutating func _replaceDependencies(_ handle: ConsumerHandle<State>, recorded: [_Dependency], unconditional isUnconditional: Bool) {
         if isUnconditional || recorded.isEmpty {
             for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
-            handle.dependencies = []
+            handle.dependencies.removeAll()
             unconditional.insert(_ConsumerKey(handle.id))
             return
         }
-        if !handle.dependencies.isEmpty {
-            // NB: a selector usually reads what it read last time; checking
-            // that in place spares building and re-indexing a new list.
-            if recorded.count <= 32, handle.dependencies.count <= 32,
-               Self._sameSet(recorded, handle.dependencies) { return }
-        } else {
-            _removeUnconditional(handle.id)
-        }
-        let dependencies = Self._deduplicated(recorded)
+        if handle.dependencies.isEmpty { _removeUnconditional(handle.id) }
+        let dependencies = _DependencyList(deduplicating: recorded)
         for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
         for dependency in dependencies { index.insert(dependency, reader: handle.id) }
         handle.dependencies = dependencies
@@ -178,44 +181,28 @@ internal struct _ConsumerRegistry<State> {
     /// Whether `recorded` (with repeats) holds exactly the elements of
     /// `unique` (without repeats).
     @inlinable
-    static func _sameSet(_ recorded: [_Dependency], _ unique: [_Dependency]) -> Bool {
+    static func _sameSet<Unique: RandomAccessCollection<_Dependency>>(_ recorded: [_Dependency], _ unique: Unique) -> Bool
+    where Unique.Index == Int {
         // NB: a selector usually reads the same things in the same order,
         // often the same thing twice in a row (a comparison reads both
         // sides): one pass that skips a repeat of the previous read settles
         // that, since `unique` keeps the first-read order.
+        let uniqueCount = unique.count
         var matched = 0
         var inOrder = true
         for index in recorded.indices {
             let dependency = recorded[index]
             if index > 0 && dependency == recorded[index &- 1] { continue }
-            guard matched < unique.count, unique[matched] == dependency else {
+            guard matched < uniqueCount, unique[matched] == dependency else {
                 inOrder = false
                 break
             }
             matched &+= 1
         }
-        if inOrder && matched == unique.count { return true }
+        if inOrder && matched == uniqueCount { return true }
         for dependency in recorded where !unique.contains(dependency) { return false }
         for dependency in unique where !recorded.contains(dependency) { return false }
         return true
-    }
-
-    /// `dependencies` without repeats, in first-read order.
-    ///
-    /// - Complexity: O(n²) for up to 16 reads (the usual case), O(n)
-    ///   expected beyond.
-    @inlinable
-    static func _deduplicated(_ dependencies: [_Dependency]) -> [_Dependency] {
-        if dependencies.count <= 16 {
-            var unique: [_Dependency] = []
-            unique.reserveCapacity(dependencies.count)
-            for dependency in dependencies where !unique.contains(dependency) {
-                unique.append(dependency)
-            }
-            return unique
-        }
-        var seen = Set<_Dependency>()
-        return dependencies.filter { seen.insert($0).inserted }
     }
 
     /// Checks that the reader index is exactly the inverse of the live

@@ -150,7 +150,7 @@ internal enum _WriteKind: Hashable {
 /// dependencies fit a 64-byte allocation, and comparing two is comparing
 /// two words.
 @usableFromInline
-internal struct _Dependency: Hashable {
+internal struct _Dependency: Hashable, CustomStringConvertible {
     @usableFromInline let node: NodeID
     @usableFromInline let _packedKind: UInt64
 
@@ -165,7 +165,18 @@ internal struct _Dependency: Hashable {
         }
     }
 
+    /// A dependency from its two words as they are (see
+    /// ``_DependencyList/_absent``).
+    @inlinable
+    init(_node node: NodeID, packedKind: UInt64) {
+        self.node = node
+        self._packedKind = packedKind
+    }
+
     @inlinable static var _payloadMask: UInt64 { (1 &<< 62) &- 1 }
+
+    @usableFromInline
+    var description: String { "\(node) \(kind)" }
 
     /// What was read.
     @inlinable

@@ -6,7 +6,9 @@ import Testing
 /// `_ConsumerRegistry._sameSet`, which decides whether a consumer's
 /// re-evaluation read what it is indexed under (nothing to re-index): its
 /// one-pass shortcut, which skips a repeat of the previous read, against a
-/// comparison of sets, on random reads with repeats in and out of order.
+/// comparison of sets, on random reads with repeats in and out of order;
+/// and `_DependencyList`, which holds a consumer's dependencies (two
+/// inline, more in an array), against deduplicating an array.
 @Suite struct DependencySetTests {
     static var pool: [_Dependency] {
         let nodes = [NodeID.make(), NodeID.make(), NodeID.make()]
@@ -26,14 +28,28 @@ import Testing
             // equal sets in another order are frequent.
             let distinct = Array(pool.shuffled(using: &generator).prefix(Int.random(in: 1 ... 4, using: &generator)))
             var recorded: [_Dependency] = []
-            for _ in 0 ..< Int.random(in: 1 ... 8, using: &generator) {
+            // NB: past 16 reads the list deduplicates through a set.
+            let reads = Int.random(in: 0 ..< 10, using: &generator) == 0 ? Int.random(in: 17 ... 40, using: &generator) : Int.random(in: 1 ... 8, using: &generator)
+            for _ in 0 ..< reads {
                 recorded.append(distinct.randomElement(using: &generator)!)
             }
-            let unique: [_Dependency]
+            let unique: _DependencyList
             switch Int.random(in: 0 ..< 3, using: &generator) {
-            case 0: unique = _ConsumerRegistry<Int>._deduplicated(recorded)
-            case 1: unique = _ConsumerRegistry<Int>._deduplicated(recorded.shuffled(using: &generator))
-            default: unique = _ConsumerRegistry<Int>._deduplicated(distinct.shuffled(using: &generator))
+            case 0: unique = _DependencyList(deduplicating: recorded)
+            case 1: unique = _DependencyList(deduplicating: recorded.shuffled(using: &generator))
+            default: unique = _DependencyList(deduplicating: distinct.shuffled(using: &generator))
+            }
+            if round % 2 == 0 {
+                // The list: the reads without repeats, in first-read order.
+                var firstReads: [_Dependency] = []
+                for dependency in recorded where !firstReads.contains(dependency) { firstReads.append(dependency) }
+                let list = _DependencyList(deduplicating: recorded)
+                #expect(Array(list) == firstReads, "seed \(seed) (FASTSTORE_SEED=\(seed)), round \(round): \(recorded)")
+                var appended = _DependencyList()
+                for dependency in firstReads { appended.append(dependency) }
+                #expect(Array(appended) == firstReads, "seed \(seed) (FASTSTORE_SEED=\(seed)), round \(round): appending \(firstReads)")
+                appended.removeAll()
+                #expect(appended.isEmpty)
             }
             let expected = Set(recorded) == Set(unique)
             let same = _ConsumerRegistry<Int>._sameSet(recorded, unique)
