@@ -30,9 +30,12 @@ let package = Package(
     targets: [
         .target(
             name: "FastStore",
-            dependencies: [.product(name: "Atomics", package: "swift-atomics")],
+            dependencies: ["CFastStore", .product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: internalChecks
         ),
+        // The thread-local slot of FastStore's tracking (C: Swift has no
+        // thread-local storage of its own). Internal: no product exports it.
+        .target(name: "CFastStore"),
         .target(
             name: "FastStoreReSwift",
             dependencies: ["FastStore", .product(name: "Atomics", package: "swift-atomics")]

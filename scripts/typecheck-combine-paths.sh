@@ -16,7 +16,8 @@ let package = Package(
     dependencies: [.package(url: "https://github.com/apple/swift-atomics", from: "1.3.0")],
     targets: [
         .target(name: "Combine"),
-        .target(name: "FastStore", dependencies: ["Combine", .product(name: "Atomics", package: "swift-atomics")]),
+        .target(name: "CFastStore"),
+        .target(name: "FastStore", dependencies: ["Combine", "CFastStore", .product(name: "Atomics", package: "swift-atomics")]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -32,6 +33,7 @@ public final class ObservableObjectPublisher: @unchecked Sendable {
 }
 SHIM
 ln -s "$root/Sources/FastStore" "$work/Sources/FastStore"
+ln -s "$root/Sources/CFastStore" "$work/Sources/CFastStore"
 cd "$work"
 out="$(swift build 2>&1)" || { echo "$out"; echo "Combine code paths do not compile"; exit 1; }
 if grep -q "warning:" <<<"$out"; then echo "$out" | grep -A3 "warning:"; echo "Combine code paths have warnings"; exit 1; fi

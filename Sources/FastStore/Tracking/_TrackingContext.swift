@@ -1,3 +1,4 @@
+import CFastStore
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -17,8 +18,10 @@ import Musl
 /// afterwards, so installations nest.
 ///
 /// NB: one context per thread, made on first installation and released when
-/// the thread exits. With nothing installed, a versioned access costs one
-/// `pthread_getspecific`, a load and a nil check.
+/// the thread exits. The hooks find it through a C thread-local
+/// (`CFastStore`), one load; a pthread key holds the reference that the
+/// thread's exit releases. With nothing installed, a versioned access costs
+/// that load, another and a nil check.
 @usableFromInline
 internal final class _TrackingContext {
     /// The recorder of the selector being evaluated on this thread.
@@ -49,10 +52,15 @@ internal final class _TrackingContext {
 
     @usableFromInline init() {}
 
+    /// The key whose value, on each thread that made a context, is that
+    /// context (retained): it releases it when the thread exits. The hooks
+    /// read the C thread-local instead.
     @usableFromInline static let _key: pthread_key_t = {
         var key = pthread_key_t()
         let rc = pthread_key_create(&key) { raw in
-            // The thread exits: release its context.
+            // The thread exits: forget its context (code that runs later
+            // in the exit makes a new one), then release it.
+            _cfaststore_tracking_context_set(nil)
             #if canImport(Darwin)
             Unmanaged<_TrackingContext>.fromOpaque(raw).release()
             #else
@@ -67,7 +75,7 @@ internal final class _TrackingContext {
     @inlinable
     static var ifPresent: _TrackingContext? {
         @inline(__always) get {
-            guard let raw = pthread_getspecific(_key) else { return nil }
+            guard let raw = _cfaststore_tracking_context_get() else { return nil }
             return Unmanaged<_TrackingContext>.fromOpaque(raw).takeUnretainedValue()
         }
     }
@@ -76,7 +84,7 @@ internal final class _TrackingContext {
     /// was made (a context lives as long as its thread).
     @inlinable @inline(__always)
     static func _withPresent(_ body: (_TrackingContext) -> Void) {
-        guard let raw = pthread_getspecific(_key) else { return }
+        guard let raw = _cfaststore_tracking_context_get() else { return }
         Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
@@ -84,7 +92,7 @@ internal final class _TrackingContext {
     /// unretained, if any; `nil` when none is.
     @inlinable @inline(__always)
     static func _withJournal<R>(_ body: (_WriteJournal) -> R) -> R? {
-        guard let raw = pthread_getspecific(_key) else { return nil }
+        guard let raw = _cfaststore_tracking_context_get() else { return nil }
         return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
             guard let journal = context._journal else { return nil }
             return journal._withUnsafeGuaranteedRef(body)
@@ -100,7 +108,9 @@ internal final class _TrackingContext {
     @usableFromInline
     static func _makeCurrent() -> _TrackingContext {
         let context = _TrackingContext()
-        pthread_setspecific(_key, Unmanaged.passRetained(context).toOpaque())
+        let retained = Unmanaged.passRetained(context).toOpaque()
+        pthread_setspecific(_key, retained)
+        _cfaststore_tracking_context_set(retained)
         return context
     }
 }
