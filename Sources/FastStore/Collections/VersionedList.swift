@@ -63,6 +63,31 @@ public struct VersionedList<Element> {
     }
 }
 
+/// A `VersionedList` of any element type, for `_TrackingIdentity.reader(for:)`,
+/// which reads its identity at fixed offsets when ``_identityAtFixedOffsets``.
+@usableFromInline
+internal protocol _VersionedListLayout {
+    /// Whether the list is its root node's reference then its `NodeID`, and
+    /// the root's stamp is the first word after the object's two: checked
+    /// once per reader, on a real list.
+    static var _identityAtFixedOffsets: Bool { get }
+}
+
+extension VersionedList: _VersionedListLayout {
+    @usableFromInline
+    static var _identityAtFixedOffsets: Bool {
+        guard MemoryLayout<Self>.size == 16,
+              MemoryLayout<Self>.offset(of: \._root) == 0,
+              MemoryLayout<Self>.offset(of: \._nodeID) == 8,
+              MemoryLayout<_ListNodeHeader<Element>>.offset(of: \.stamp) == 0
+        else { return false }
+        let list = VersionedList()
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(list._root).toOpaque())
+        let header = list._root.withUnsafeMutablePointerToHeader { UnsafeRawPointer($0) }
+        return withExtendedLifetime(list) { header - object == 16 }
+    }
+}
+
 extension VersionedList: VersionedValue {
     /// The list's identity and stamp, for the tracking layer (records
     /// nothing).
