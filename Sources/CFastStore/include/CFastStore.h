@@ -28,4 +28,34 @@ static inline __attribute__((always_inline)) void _cfaststore_tracking_context_s
     _cfaststore_tracking_context = context;
 }
 
+// The process-wide counters of FastStore's stamps and node identities:
+// each fresh stamp or `NodeID` is the counter's next value (relaxed: only
+// uniqueness and, per thread, order matter).
+//
+// C rather than Swift globals: a Swift global is made lazily, and every
+// access checked it (`swift_once`) and called its accessor; a write
+// takes one stamp, a new list or value one identity.
+#include <stdint.h>
+
+extern uint64_t _cfaststore_stamp_counter;
+extern uint64_t _cfaststore_node_counter;
+
+/// Adds `count` to the stamp counter; returns the value before.
+static inline __attribute__((always_inline)) uint64_t _cfaststore_stamps_take(uint64_t count) {
+    return __atomic_fetch_add(&_cfaststore_stamp_counter, count, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) uint64_t _cfaststore_stamps_load(void) {
+    return __atomic_load_n(&_cfaststore_stamp_counter, __ATOMIC_RELAXED);
+}
+
+/// Adds one to the node counter; returns the value before.
+static inline __attribute__((always_inline)) uint64_t _cfaststore_nodes_take(void) {
+    return __atomic_fetch_add(&_cfaststore_node_counter, 1, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) uint64_t _cfaststore_nodes_load(void) {
+    return __atomic_load_n(&_cfaststore_node_counter, __ATOMIC_RELAXED);
+}
+
 #endif

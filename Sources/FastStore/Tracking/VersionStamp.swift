@@ -1,4 +1,4 @@
-import Atomics
+import CFastStore
 
 /// A version stamp: a process-wide, strictly increasing number taken by every
 /// write to a versioned node.
@@ -23,7 +23,7 @@ public struct VersionStamp: Hashable, Comparable, Sendable, CustomStringConverti
     /// - Complexity: O(1), one atomic increment.
     @inlinable
     internal static func next() -> VersionStamp {
-        VersionStamp(rawValue: _stampCounter.loadThenWrappingIncrement(ordering: .relaxed) + 1)
+        VersionStamp(rawValue: _cfaststore_stamps_take(1) + 1)
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -52,7 +52,7 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
     /// - Complexity: O(1), one atomic increment.
     @inlinable
     internal static func make() -> NodeID {
-        NodeID(rawValue: _nodeIDCounter.loadThenWrappingIncrement(ordering: .relaxed) + 1)
+        NodeID(rawValue: _cfaststore_nodes_take() + 1)
     }
 
     public var description: String { "#\(rawValue)" }
@@ -63,8 +63,9 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
     @inlinable public func _rawHashValue(seed: Int) -> Int { _mixedHash(rawValue, seed: seed) }
 }
 
-@usableFromInline internal let _stampCounter = ManagedAtomic<UInt64>(0)
-@usableFromInline internal let _nodeIDCounter = ManagedAtomic<UInt64>(0)
+// NB: the stamp and node counters are C globals (`CFastStore`): a Swift
+// global is made lazily, and each access paid a `swift_once` check and an
+// accessor call.
 
 /// A value FastStore can see the identity and version of: ``Versioned`` nodes
 /// and the versioned collections (``VersionedList``, ``IdentifiedList``,
@@ -157,5 +158,5 @@ extension _TrackingIdentity {
 @inlinable
 internal func _reserveStamps(_ count: Int) -> UInt64 {
     precondition(count >= 0)
-    return _stampCounter.loadThenWrappingIncrement(by: UInt64(count), ordering: .relaxed) &+ 1
+    return _cfaststore_stamps_take(UInt64(count)) &+ 1
 }

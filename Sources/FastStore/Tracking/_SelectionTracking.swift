@@ -1,5 +1,5 @@
+import CFastStore
 @_spi(Reflection) import Swift
-import Atomics
 
 // What a consumer's selection holds.
 //
@@ -24,7 +24,7 @@ internal struct _TrackingMark {
     @inlinable
     static var now: _TrackingMark {
         _TrackingMark(
-            node: _nodeIDCounter.load(ordering: .relaxed), stamp: _stampCounter.load(ordering: .relaxed))
+            node: _cfaststore_nodes_load(), stamp: _cfaststore_stamps_load())
     }
 
     @inlinable init(node: UInt64, stamp: UInt64) { self.node = node; self.stamp = stamp }
