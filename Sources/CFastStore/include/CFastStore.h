@@ -8,10 +8,13 @@
 // retained by the thread's pthread key, which releases it at thread exit),
 // or NULL before the thread made one.
 //
-// A C thread-local rather than `pthread_getspecific` behind a lazily made
-// key: every versioned read and write reads it, and this is one load
-// (`%fs`-relative on Linux) where the key cost a `swift_once` check, an
-// accessor call and a library call.
+// Used on Linux only. A C thread-local rather than `pthread_getspecific`
+// behind a lazily made key: every versioned read and write reads it, and
+// this is one `%fs`-relative load where the key cost a `swift_once` check,
+// an accessor call and a library call. (Apple platforms keep the key: there
+// a C thread-local's storage is freed by a key destructor of its own, which
+// may run before FastStore's.) Initial-exec: a library holding FastStore
+// that is loaded with `dlopen` takes its 8 bytes from the static TLS surplus.
 #if defined(__linux__)
 #define CFASTSTORE_TLS_MODEL __attribute__((tls_model("initial-exec")))
 #else
@@ -47,6 +50,14 @@ static inline __attribute__((always_inline)) uint64_t _cfaststore_stamps_take(ui
 
 static inline __attribute__((always_inline)) uint64_t _cfaststore_stamps_load(void) {
     return __atomic_load_n(&_cfaststore_stamp_counter, __ATOMIC_RELAXED);
+}
+
+extern uint32_t _cfaststore_registry_counter;
+
+/// A number for a new consumer registry (it tells its consumers from
+/// another registry's without reading their position); wraps after 2^32.
+static inline __attribute__((always_inline)) uint32_t _cfaststore_registries_take(void) {
+    return __atomic_add_fetch(&_cfaststore_registry_counter, 1, __ATOMIC_RELAXED);
 }
 
 /// Adds one to the node counter; returns the value before.

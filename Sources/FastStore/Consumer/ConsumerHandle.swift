@@ -39,7 +39,14 @@ public class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline internal final var dependencies = _DependencyList()
     /// How many times the selector ran (white-box tests count skipped
     /// evaluations with it).
-    @exclusivity(unchecked) @usableFromInline internal final var evaluationCount = 0
+    ///
+    /// NB: 32 bits (wrapping), beside `registry`: together one word.
+    @exclusivity(unchecked) @usableFromInline internal final var evaluationCount: UInt32 = 0
+    /// The number of the registry that holds this consumer (set by its
+    /// `register`, before the handle is returned, and never changed): what
+    /// tells another `StateConsumer`'s handle apart without reading `id`,
+    /// which its own registry may be rewriting under its own lock.
+    @exclusivity(unchecked) @usableFromInline internal final var registry: UInt32 = 0
     /// Set, under the owner's lock, when the consumer is removed.
     ///
     /// NB: last, so that a subclass's first field, a `Bool`, shares its word.

@@ -26,7 +26,7 @@ extension StateConsumer {
 @_spi(Testing)
 extension ConsumerHandle {
     /// How many times this consumer's selector ran (test hook).
-    public var _evaluationCount: Int { evaluationCount }
+    public var _evaluationCount: Int { Int(evaluationCount) }
 }
 
 @_spi(Testing)

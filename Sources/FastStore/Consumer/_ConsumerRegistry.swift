@@ -1,3 +1,5 @@
+import CFastStore
+
 /// The consumers of a ``StateConsumer`` and what they depend on: a plain
 /// struct, guarded by the consumer's lock.
 @usableFromInline
@@ -16,8 +18,11 @@ internal struct _ConsumerRegistry<State> {
     /// selector that reads nothing versioned, or a selection the tracking
     /// cannot see through. Evaluated at every consume.
     @usableFromInline var unconditional: Set<_ConsumerKey> = []
+    /// This registry's number (each `StateConsumer`'s registry, and the
+    /// one `removeAll` starts, has its own), stamped on its handles.
+    @usableFromInline let number: UInt32
 
-    @inlinable init() {}
+    @inlinable init() { number = _cfaststore_registries_take() }
 
     /// The number of live consumers.
     @inlinable var count: Int { ordered.count &- removedInOrdered }
@@ -27,6 +32,7 @@ internal struct _ConsumerRegistry<State> {
     @inlinable
     mutating func register(_ make: (Int) -> ConsumerHandle<State>) -> ConsumerHandle<State> {
         let handle = make(ordered.count)
+        handle.registry = number
         ordered.append(handle)
         unconditional.insert(_ConsumerKey(handle.id))
         return handle
@@ -54,8 +60,11 @@ internal struct _ConsumerRegistry<State> {
     /// Whether `handle` is registered here (and not removed).
     @inlinable
     func contains(_ handle: ConsumerHandle<State>) -> Bool {
-        // NB: a handle of another consumer may have any id.
-        handle.id < ordered.count && ordered[handle.id] === handle && !handle.isRemoved
+        // NB: another registry's handle is told by its number: its `id` is
+        // guarded by its own consumer's lock, not this one's. (Numbers wrap
+        // after 2^32 registries; the identity check below still holds.)
+        handle.registry == number && handle.id < ordered.count && ordered[handle.id] === handle
+            && !handle.isRemoved
     }
 
     /// Unregisters `handle`.

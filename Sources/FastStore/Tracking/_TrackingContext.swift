@@ -18,10 +18,11 @@ import Musl
 /// afterwards, so installations nest.
 ///
 /// NB: one context per thread, made on first installation and released when
-/// the thread exits. The hooks find it through a C thread-local
-/// (`CFastStore`), one load; a pthread key holds the reference that the
-/// thread's exit releases. With nothing installed, a versioned access costs
-/// that load, another and a nil check.
+/// the thread exits. A pthread key holds the reference that the thread's
+/// exit releases; on Linux the hooks find the context through a C
+/// thread-local (`CFastStore`), one load, elsewhere through the key. With
+/// nothing installed, a versioned access costs that lookup, a load and a
+/// nil check.
 @usableFromInline
 internal final class _TrackingContext {
     /// The recorder of the selector being evaluated on this thread.
@@ -60,7 +61,9 @@ internal final class _TrackingContext {
         let rc = pthread_key_create(&key) { raw in
             // The thread exits: forget its context (code that runs later
             // in the exit makes a new one), then release it.
+            #if os(Linux)
             _cfaststore_tracking_context_set(nil)
+            #endif
             #if canImport(Darwin)
             Unmanaged<_TrackingContext>.fromOpaque(raw).release()
             #else
@@ -71,11 +74,28 @@ internal final class _TrackingContext {
         return key
     }()
 
+    /// The calling thread's context (retained by the thread's key), if one
+    /// was made.
+    ///
+    /// NB: on Linux through the C thread-local, one load. Elsewhere through
+    /// the key: on Apple platforms a C thread-local's storage is itself
+    /// freed by a key destructor, which may run before this one.
+    @inlinable
+    static var _raw: UnsafeMutableRawPointer? {
+        @inline(__always) get {
+            #if os(Linux)
+            _cfaststore_tracking_context_get()
+            #else
+            pthread_getspecific(_key)
+            #endif
+        }
+    }
+
     /// The calling thread's context, if one was made.
     @inlinable
     static var ifPresent: _TrackingContext? {
         @inline(__always) get {
-            guard let raw = _cfaststore_tracking_context_get() else { return nil }
+            guard let raw = _raw else { return nil }
             return Unmanaged<_TrackingContext>.fromOpaque(raw).takeUnretainedValue()
         }
     }
@@ -84,7 +104,7 @@ internal final class _TrackingContext {
     /// was made (a context lives as long as its thread).
     @inlinable @inline(__always)
     static func _withPresent(_ body: (_TrackingContext) -> Void) {
-        guard let raw = _cfaststore_tracking_context_get() else { return }
+        guard let raw = _raw else { return }
         Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
@@ -92,7 +112,7 @@ internal final class _TrackingContext {
     /// unretained, if any; `nil` when none is.
     @inlinable @inline(__always)
     static func _withJournal<R>(_ body: (_WriteJournal) -> R) -> R? {
-        guard let raw = _cfaststore_tracking_context_get() else { return nil }
+        guard let raw = _raw else { return nil }
         return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
             guard let journal = context._journal else { return nil }
             return journal._withUnsafeGuaranteedRef(body)
@@ -110,7 +130,9 @@ internal final class _TrackingContext {
         let context = _TrackingContext()
         let retained = Unmanaged.passRetained(context).toOpaque()
         pthread_setspecific(_key, retained)
+        #if os(Linux)
         _cfaststore_tracking_context_set(retained)
+        #endif
         return context
     }
 }

@@ -161,7 +161,9 @@ internal struct _Dependency: Hashable, CustomStringConvertible {
         case .whole: _packedKind = 0
         case .member: _packedKind = 1 &<< 62
         case .element(let key): _packedKind = 2 &<< 62 | UInt64(bitPattern: Int64(key.bits)) & Self._payloadMask
-        case .field(let range): _packedKind = 3 &<< 62 | UInt64(range._offset) &<< 31 | UInt64(range._size)
+        case .field(let range):
+            assert(range._offset < 1 << 31 && range._size < 1 << 31, "FastStore: a field range past 31 bits cannot be packed")
+            _packedKind = 3 &<< 62 | UInt64(range._offset) &<< 31 | UInt64(range._size)
         }
     }
 
