@@ -7,12 +7,13 @@ extension _ListNode {
     /// it; a leaf also gets explicit slots (every write of a leaf writes
     /// its slots).
     ///
-    /// - Complexity: O(width) and one allocation when shared (or a leaf
-    ///   with implicit slots), else O(1).
+    /// - Complexity: O(width) and one allocation when shared (none when
+    ///   the draining store's recycler has a spare, see `_NodeRecycler`)
+    ///   or a leaf with implicit slots, else O(1).
     @inlinable @inline(__always)
     static func makeUnique(_ node: inout _ListNode, stamp: VersionStamp) {
         if !isKnownUniquelyReferenced(&node) {
-            node = node._relocated(stamp: stamp, capacity: node.itemCapacity, explicitSlots: true, moving: false)
+            node = node._copyForWrite(stamp: stamp)
         } else if node.height == 0 && !node._hasExplicitSlots {
             node = node._relocated(stamp: stamp, capacity: node.itemCapacity, explicitSlots: true, moving: true)
         } else {

@@ -156,11 +156,47 @@ extension _ListNode {
     /// - Complexity: O(width); one allocation.
     @inlinable
     func _relocated(stamp: VersionStamp, capacity: Int, explicitSlots: Bool, moving: Bool) -> _ListNode {
-        let n = width
         let explicit = explicitSlots || _hasExplicitSlots
         let node = _ListNode._make(
             height: height, capacity: capacity, explicitSlots: explicit,
             slotBase: explicit ? 0 : slotBase, stamp: stamp)
+        _relocateItems(into: node, explicit: explicit, moving: moving)
+        return node
+    }
+
+    /// A copy of this shared node for a write, stamped `stamp`, with the
+    /// same capacity, explicit slots and items (retained): in the storage
+    /// of a spare node when the draining store's recycler has one, and
+    /// this node kept for the recycler (see `_NodeRecycler`).
+    ///
+    /// - Complexity: O(width); one allocation when no spare fits.
+    @inlinable
+    func _copyForWrite(stamp: VersionStamp) -> _ListNode {
+        guard let recycler = _TrackingContext._recycler else {
+            return _relocated(stamp: stamp, capacity: itemCapacity, explicitSlots: true, moving: false)
+        }
+        return recycler._withUnsafeGuaranteedRef { recycler in
+            let node: _ListNode
+            if let spare = recycler.take(_ListNode.self, height: height, capacity: itemCapacity) {
+                node = spare
+                node.stamp = stamp
+                node._header.pointee.slotBase = 0
+            } else {
+                node = _ListNode._make(height: height, capacity: itemCapacity, explicitSlots: true, stamp: stamp)
+            }
+            _relocateItems(into: node, explicit: true, moving: false)
+            // NB: a leaf with implicit slots has no room for slots: no copy
+            // could take its storage.
+            if _hasExplicitSlots { recycler.keep(self) }
+            return node
+        }
+    }
+
+    /// Copies or moves this node's items, slots or counts, count and folds
+    /// into `node` (empty, of the same height, with room for them).
+    @inlinable @inline(__always)
+    func _relocateItems(into node: _ListNode, explicit: Bool, moving: Bool) {
+        let n = width
         if height == 0 {
             if moving {
                 node._elementsPointer.moveInitialize(from: _elementsPointer, count: n)
@@ -191,7 +227,6 @@ extension _ListNode {
         } else if let folds {
             node.folds = folds.copyChain()
         }
-        return node
     }
 
     // MARK: Moving items (both runs at once)

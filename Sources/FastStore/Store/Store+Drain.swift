@@ -67,12 +67,17 @@ extension Store {
             } else {
                 // Reduce one batch on the working copy.
                 let oldRoot = _rootVersion?(_owned.pointee.working)
+                // NB: the recycler is installed for the reduction only, and
+                // settled before the drain could end (see `_NodeRecycler`).
+                let outerRecycler = context._recycler
+                context._recycler = Unmanaged.passUnretained(_recycler)
                 if oldRoot != nil {
                     _journal.reset()
                     _journal.record { _reduceBatch(first: first) }
                 } else {
                     _reduceBatch(first: first)
                 }
+                context._recycler = outerRecycler
                 // NB: the batch (with `first`) is set aside (a swap), not
                 // cleared, until the subscribers were told: receivers of causes
                 // read it.
@@ -103,6 +108,9 @@ extension Store {
             var replaced = _publication.takeSnapshotKeyPath(generation &- 1)
             let subscribers = _guarded.pointee.subscribers
             if subscribers.isEmpty {
+                // NB: the replaced state is gone; the drain still owns the
+                // recycler until the next line may end it.
+                _recycler.settle()
                 finished = _takeNextBatchOrFinish()
             }
             _lock.unlock()
@@ -123,6 +131,9 @@ extension Store {
                 } else {
                     _notify(subscribers, _owned.pointee.working)
                 }
+                // NB: after the subscribers let go of what they kept of the
+                // replaced state.
+                _recycler.settle()
                 _lock.lock()
                 finished = _takeNextBatchOrFinish()
                 _lock.unlock()

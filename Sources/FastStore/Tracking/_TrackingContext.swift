@@ -33,6 +33,10 @@ internal final class _TrackingContext {
     /// The journal of the drain reducing on this thread.
     @exclusivity(unchecked) @usableFromInline var _journal: Unmanaged<_WriteJournal>?
 
+    /// The recycler of the store draining on this thread (see
+    /// `_NodeRecycler`), unretained like the journal.
+    @exclusivity(unchecked) @usableFromInline var _recycler: Unmanaged<_NodeRecycler>?
+
     /// The recorder of the selector being evaluated on this thread.
     @inlinable var recorder: _ReadRecorder? { _recorder?.takeUnretainedValue() }
     /// The journal of the drain reducing on this thread.
@@ -116,6 +120,15 @@ internal final class _TrackingContext {
         return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
             guard let journal = context._journal else { return nil }
             return journal._withUnsafeGuaranteedRef(body)
+        }
+    }
+
+    /// The recycler installed on the calling thread, unretained, if any.
+    @inlinable
+    static var _recycler: Unmanaged<_NodeRecycler>? {
+        @inline(__always) get {
+            guard let raw = _raw else { return nil }
+            return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0._recycler }
         }
     }
 
