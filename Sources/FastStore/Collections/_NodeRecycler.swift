@@ -51,7 +51,7 @@ internal final class _NodeRecycler {
     // class and shape are stored so that matching reads no object.
     @usableFromInline
     internal struct _Entry {
-        @usableFromInline var object: AnyObject?
+        @usableFromInline var object: AnyObject
         @usableFromInline unowned(unsafe) let node: any _RecyclableNode
         @usableFromInline let type: ObjectIdentifier
         @usableFromInline let shape: Int
@@ -62,27 +62,36 @@ internal final class _NodeRecycler {
             self.type = ObjectIdentifier(_ListNode<Element>.self)
             self.shape = _NodeRecycler._shape(height: node.height, capacity: node.itemCapacity)
         }
-
-        @inlinable init(node: any _RecyclableNode, type: ObjectIdentifier, shape: Int) {
-            self.object = nil
-            self.node = node
-            self.type = type
-            self.shape = shape
-        }
-
-        /// This entry without its reference.
-        @inlinable var _withoutObject: _Entry { _Entry(node: node, type: type, shape: shape) }
     }
 
-    /// The nodes this drain's copies replaced, one reference each, in the
-    /// order they were copied (a parent before its child on a write's path).
-    @exclusivity(unchecked) @usableFromInline var _replaced: [_Entry] = []
-    /// Empty nodes whose storage a copy can take.
-    @exclusivity(unchecked) @usableFromInline var _spares: [_Entry] = []
+    // NB: two fixed runs of `limit` entries, allocated on the first keep,
+    // not arrays: an array's uniqueness and capacity checks, and the
+    // retain and release of an entry copied between arrays, cost more than
+    // the allocation a spare saves.
+    /// The nodes this drain's copies replaced (`_replaced[0 ..< _replacedCount]`),
+    /// one reference each, in the order they were copied: a parent before
+    /// its child on a write's path.
+    @exclusivity(unchecked) @usableFromInline var _replaced: UnsafeMutablePointer<_Entry>?
+    @exclusivity(unchecked) @usableFromInline var _replacedCount = 0
+    /// Empty nodes whose storage a copy can take (`_spares[0 ..< _spareCount]`),
+    /// the next one likely wanted last.
+    @exclusivity(unchecked) @usableFromInline var _spares: UnsafeMutablePointer<_Entry>?
+    @exclusivity(unchecked) @usableFromInline var _spareCount = 0
     /// How many copies took a spare instead of allocating (for tests).
     @exclusivity(unchecked) @usableFromInline var reuses = 0
 
     @inlinable init() {}
+
+    deinit {
+        if let replaced = _replaced {
+            replaced.deinitialize(count: _replacedCount)
+            replaced.deallocate()
+        }
+        if let spares = _spares {
+            spares.deinitialize(count: _spareCount)
+            spares.deallocate()
+        }
+    }
 
     @inlinable @inline(__always)
     static func _shape(height: Int, capacity: Int) -> Int { height &<< 32 | capacity }
@@ -91,30 +100,42 @@ internal final class _NodeRecycler {
     /// ``settle()``. The node must have explicit slots (as every copy
     /// for a write has), so that a copy can take its storage.
     ///
-    /// - Complexity: O(1) amortized.
+    /// - Complexity: O(1).
     @inlinable @inline(__always)
     func keep<Element>(_ node: _ListNode<Element>) {
-        if _replaced.count < Self.limit { _replaced.append(_Entry(node)) }
+        guard let replaced = _replaced else { return _keepFirst(_Entry(node)) }
+        guard _replacedCount < Self.limit else { return }
+        (replaced + _replacedCount).initialize(to: _Entry(node))
+        _replacedCount &+= 1
+    }
+
+    @usableFromInline
+    func _keepFirst(_ entry: _Entry) {
+        _replaced = .allocate(capacity: Self.limit)
+        _spares = .allocate(capacity: Self.limit)
+        _replaced!.initialize(to: entry)
+        _replacedCount = 1
     }
 
     /// An empty spare node of `_ListNode<Element>` with `height` and
     /// `capacity` (and explicit slots), taken from the spares, or nil.
     ///
-    /// - Complexity: O(spares) at worst; the spares of a write's path come
-    ///   back in the order its next write takes them, so usually O(1).
+    /// - Complexity: O(spares) at worst; the spares of a write's path are
+    ///   stacked so that its next write finds each on top, O(1).
     @inlinable
     func take<Element>(_: _ListNode<Element>.Type, height: Int, capacity: Int) -> _ListNode<Element>? {
+        guard let spares = _spares else { return nil }
         let type = ObjectIdentifier(_ListNode<Element>.self)
         let shape = Self._shape(height: height, capacity: capacity)
-        let last = _spares.count &- 1
-        var i = last
-        while i >= 0 {
-            if _spares[i].type == type && _spares[i].shape == shape {
-                if i != last { _spares.withUnsafeMutableBufferPointer { $0.swapAt(i, last) } }
-                reuses &+= 1
-                return unsafeDowncast(_spares.removeLast().object.unsafelyUnwrapped, to: _ListNode<Element>.self)
-            }
+        var i = _spareCount
+        while i > 0 {
             i &-= 1
+            guard spares[i].type == type && spares[i].shape == shape else { continue }
+            let entry = (spares + i).move()
+            _spareCount &-= 1
+            if i != _spareCount { (spares + i).moveInitialize(from: spares + _spareCount, count: 1) }
+            reuses &+= 1
+            return unsafeDowncast(entry.object, to: _ListNode<Element>.self)
         }
         return nil
     }
@@ -127,40 +148,36 @@ internal final class _NodeRecycler {
     /// - Complexity: O(kept nodes + the items they release).
     @inlinable @inline(__always)
     func settle() {
-        if !_replaced.isEmpty { _settle() }
+        if _replacedCount != 0 { _settle() }
     }
 
     @usableFromInline
     func _settle() {
+        let kept = _replaced.unsafelyUnwrapped
+        let spares = _spares.unsafelyUnwrapped
+        let count = _replacedCount
+        _replacedCount = 0
         // NB: in copy order, a parent before its children: emptying a dead
         // parent releases its children, which may leave them held by the
         // recycler alone, and so recyclable in the same pass.
-        // NB: through the buffer: `isKnownUniquelyReferenced(&_replaced[i].object)`
-        // went through a temporary copy of the element (one more reference,
-        // never unique) in unoptimized builds.
-        let firstNew = _spares.count
-        _replaced.withUnsafeMutableBufferPointer { kept in
-            for i in kept.indices {
-                guard isKnownUniquelyReferenced(&kept[i].object) else { continue }
-                kept[i].node._emptyForReuse()
-                if _spares.count < Self.limit {
-                    // NB: moved to the spares (no retain), an entry without
-                    // its object left behind.
-                    let entry = (kept.baseAddress! + i).move()
-                    (kept.baseAddress! + i).initialize(to: entry._withoutObject)
-                    _spares.append(entry)
-                }
-            }
+        var dead: UInt64 = 0
+        // NB: `(kept + i).pointee`, not `kept[i]`: in unoptimized builds
+        // `&kept[i].object` went through a temporary copy (one more
+        // reference, never unique).
+        for i in 0 ..< count where isKnownUniquelyReferenced(&(kept + i).pointee.object) {
+            (kept + i).pointee.node._emptyForReuse()
+            dead |= 1 &<< UInt64(i)
         }
-        _replaced._removeAllKeepingCapacity()
-        // NB: reversed, so that the next drain's copies, which come in the
-        // same order (a path from the top), find theirs at the end.
-        _spares.withUnsafeMutableBufferPointer { spares in
-            var (i, j) = (firstNew, spares.count &- 1)
-            while i < j {
-                spares.swapAt(i, j)
-                i &+= 1
-                j &-= 1
+        // NB: stacked in reverse, so that the next write along the same
+        // path, which copies from the top, finds each on top.
+        var i = count
+        while i > 0 {
+            i &-= 1
+            if dead & (1 &<< UInt64(i)) != 0 && _spareCount < Self.limit {
+                (spares + _spareCount).moveInitialize(from: kept + i, count: 1)
+                _spareCount &+= 1
+            } else {
+                (kept + i).deinitialize(count: 1)
             }
         }
     }
