@@ -177,7 +177,8 @@ extension _ListNode {
         }
         return recycler._withUnsafeGuaranteedRef { recycler in
             let node: _ListNode
-            if let spare = recycler.take(_ListNode.self, height: height, capacity: itemCapacity) {
+            let shape = _NodeRecycler._shape(height: height, capacity: itemCapacity)
+            if let spare = recycler.take(like: self, shape: shape) {
                 node = spare
                 node.stamp = stamp
                 node._header.pointee.slotBase = 0
@@ -187,9 +188,17 @@ extension _ListNode {
             _relocateItems(into: node, explicit: true, moving: false)
             // NB: a leaf with implicit slots has no room for slots: no copy
             // could take its storage.
-            if _hasExplicitSlots { recycler.keep(self) }
+            if _hasExplicitSlots && _ListNode._isRecyclable(capacity: itemCapacity) { recycler.keep(self, shape: shape) }
             return node
         }
+    }
+
+    /// Whether a node with room for `capacity` items is small enough for
+    /// the recycler to keep (`_NodeRecycler.maxItemBytes`).
+    @inlinable @inline(__always)
+    static func _isRecyclable(capacity: Int) -> Bool {
+        capacity &* Swift.max(MemoryLayout<Element>.stride, MemoryLayout<_ListNode>.stride &+ MemoryLayout<Int>.stride)
+            <= _NodeRecycler.maxItemBytes
     }
 
     /// Copies or moves this node's items, slots or counts, count and folds

@@ -1,4 +1,5 @@
-/// A list node that a ``_NodeRecycler`` can empty and hand out again.
+/// A node (a list node, a `Versioned` box) that a ``_NodeRecycler`` can
+/// empty and hand out again.
 @usableFromInline
 internal protocol _RecyclableNode: AnyObject {
     /// Releases this node's items and folds and leaves it empty (width and
@@ -42,25 +43,27 @@ internal final class _NodeRecycler {
     /// The most nodes kept per drain, and the most spares held.
     @inlinable static var limit: Int { 64 }
 
-    /// A kept node or a spare: the reference the recycler holds, the same
-    /// node as a `_RecyclableNode` to empty it, and what a copy must match
-    /// to take it (its class and its height and capacity).
-    // NB: two views of one object because `isKnownUniquelyReferenced` of a
-    // protocol existential opens it into a temporary (one more reference):
-    // the test runs on `object`, the unretained `node` only calls. The
-    // class and shape are stored so that matching reads no object.
+    /// A kept node or a spare: the reference the recycler holds, how to
+    /// empty it, and what a copy must match to take it (its class and
+    /// shape).
+    // NB: `empty` is made in code specialized for the node's class, so it
+    // captures nothing and releases the items inline; through the
+    // protocol's witness, emptying a box went through the generic runtime
+    // (a metadata lookup for `Optional<Value>` alone cost hundreds of
+    // instructions). The class and shape are stored so that matching reads
+    // no object.
     @usableFromInline
     internal struct _Entry {
         @usableFromInline var object: AnyObject
-        @usableFromInline unowned(unsafe) let node: any _RecyclableNode
+        @usableFromInline let empty: (AnyObject) -> Void
         @usableFromInline let type: ObjectIdentifier
         @usableFromInline let shape: Int
 
-        @inlinable init<Element>(_ node: _ListNode<Element>) {
+        @inlinable init<Node: _RecyclableNode>(_ node: Node, shape: Int) {
             self.object = node
-            self.node = node
-            self.type = ObjectIdentifier(_ListNode<Element>.self)
-            self.shape = _NodeRecycler._shape(height: node.height, capacity: node.itemCapacity)
+            self.empty = { unsafeDowncast($0, to: Node.self)._emptyForReuse() }
+            self.type = _NodeRecycler._class(of: node)
+            self.shape = shape
         }
     }
 
@@ -93,19 +96,33 @@ internal final class _NodeRecycler {
         }
     }
 
+    /// The most bytes of items a node may hold to be kept: a store's idle
+    /// spares hold at most `limit` times this much storage.
+    @inlinable static var maxItemBytes: Int { 4_096 }
+
+    /// The shape of a list node with `height` and `capacity` (kept only
+    /// with explicit slots).
     @inlinable @inline(__always)
     static func _shape(height: Int, capacity: Int) -> Int { height &<< 32 | capacity }
 
+    /// The class of `object`, read from the object.
+    // NB: not `ObjectIdentifier(Node.self)`: for a generic class in code
+    // merged across its specializations that is a metadata lookup by
+    // mangled name, several hundred instructions, at every call.
+    @inlinable @inline(__always)
+    static func _class(of object: AnyObject) -> ObjectIdentifier { ObjectIdentifier(type(of: object)) }
+
     /// Keeps `node`, which a copy for a write has just replaced, until
-    /// ``settle()``. The node must have explicit slots (as every copy
-    /// for a write has), so that a copy can take its storage.
+    /// ``settle()``. `Node` must be its dynamic class (a final class), and
+    /// `shape` what a copy's storage must match beyond the class (a list
+    /// node's height and capacity, see ``_shape(height:capacity:)``).
     ///
     /// - Complexity: O(1).
     @inlinable @inline(__always)
-    func keep<Element>(_ node: _ListNode<Element>) {
-        guard let replaced = _replaced else { return _keepFirst(_Entry(node)) }
+    func keep<Node: _RecyclableNode>(_ node: Node, shape: Int) {
+        guard let replaced = _replaced else { return _keepFirst(_Entry(node, shape: shape)) }
         guard _replacedCount < Self.limit else { return }
-        (replaced + _replacedCount).initialize(to: _Entry(node))
+        (replaced + _replacedCount).initialize(to: _Entry(node, shape: shape))
         _replacedCount &+= 1
     }
 
@@ -117,16 +134,15 @@ internal final class _NodeRecycler {
         _replacedCount = 1
     }
 
-    /// An empty spare node of `_ListNode<Element>` with `height` and
-    /// `capacity` (and explicit slots), taken from the spares, or nil.
+    /// An empty spare of the class of `source` (final) kept with `shape`,
+    /// taken from the spares, or nil.
     ///
     /// - Complexity: O(spares) at worst; the spares of a write's path are
     ///   stacked so that its next write finds each on top, O(1).
     @inlinable
-    func take<Element>(_: _ListNode<Element>.Type, height: Int, capacity: Int) -> _ListNode<Element>? {
+    func take<Node: _RecyclableNode>(like source: Node, shape: Int) -> Node? {
         guard let spares = _spares else { return nil }
-        let type = ObjectIdentifier(_ListNode<Element>.self)
-        let shape = Self._shape(height: height, capacity: capacity)
+        let type = Self._class(of: source)
         var i = _spareCount
         while i > 0 {
             i &-= 1
@@ -135,56 +151,90 @@ internal final class _NodeRecycler {
             _spareCount &-= 1
             if i != _spareCount { (spares + i).moveInitialize(from: spares + _spareCount, count: 1) }
             reuses &+= 1
-            return unsafeDowncast(entry.object, to: _ListNode<Element>.self)
+            return unsafeDowncast(entry.object, to: Node.self)
         }
         return nil
     }
 
+    /// Whether nodes are kept (a ``settle()`` has work).
+    @inlinable var hasKept: Bool { _replacedCount != 0 }
+
     /// Ends a drain's use: every kept node nobody else holds is emptied and
     /// becomes a spare (while fewer than ``limit`` are), the others are let
     /// go. Call it after the drain published its state and told its
-    /// subscribers, on the draining thread.
+    /// subscribers, on the draining thread, outside the store's lock (an
+    /// emptied node's values run their `deinit`s).
     ///
     /// - Complexity: O(kept nodes + the items they release).
     @inlinable @inline(__always)
     func settle() {
-        if _replacedCount != 0 { _settle() }
+        if _replacedCount != 0 { _settle(keepingHeld: false) }
+    }
+
+    /// Between two actions of a batch: every kept node nobody else holds
+    /// (a copy the reducer made and dropped) is emptied and becomes a spare
+    /// now, as a free would have released it when the reducer returned;
+    /// the others (still held by the published state) stay kept.
+    ///
+    /// - Complexity: O(kept nodes + the items they release).
+    @inlinable @inline(__always)
+    func releaseDead() {
+        if _replacedCount != 0 { _settle(keepingHeld: true) }
     }
 
     @usableFromInline
-    func _settle() {
+    func _settle(keepingHeld: Bool) {
+        // NB: uninstalled while values are released: a `deinit` that
+        // writes a list must not keep or take nodes while these runs move.
+        let context = _TrackingContext.ifPresent
+        let installed = context?._recycler
+        context?._recycler = nil
+        defer { context?._recycler = installed }
         let kept = _replaced.unsafelyUnwrapped
         let spares = _spares.unsafelyUnwrapped
         let count = _replacedCount
-        _replacedCount = 0
         // NB: in copy order, a parent before its children: emptying a dead
         // parent releases its children, which may leave them held by the
         // recycler alone, and so recyclable in the same pass.
-        var dead: UInt64 = 0
         // NB: `(kept + i).pointee`, not `kept[i]`: in unoptimized builds
         // `&kept[i].object` went through a temporary copy (one more
         // reference, never unique).
+        var dead: UInt64 = 0
         for i in 0 ..< count where isKnownUniquelyReferenced(&(kept + i).pointee.object) {
-            (kept + i).pointee.node._emptyForReuse()
+            (kept + i).pointee.empty((kept + i).pointee.object)
             dead |= 1 &<< UInt64(i)
         }
-        // NB: stacked in reverse, so that the next write along the same
-        // path, which copies from the top, finds each on top.
-        var i = count
-        while i > 0 {
-            i &-= 1
-            if dead & (1 &<< UInt64(i)) != 0 && _spareCount < Self.limit {
+        if dead == 0 && keepingHeld { return }
+        // NB: the dead stacked in reverse, so that the next write along the
+        // same path, which copies from the top, finds each on top.
+        var stack = dead
+        while stack != 0 {
+            let i = 63 &- stack.leadingZeroBitCount
+            stack &= ~(1 &<< UInt64(i))
+            if _spareCount < Self.limit {
                 (spares + _spareCount).moveInitialize(from: kept + i, count: 1)
                 _spareCount &+= 1
             } else {
                 (kept + i).deinitialize(count: 1)
             }
         }
+        if keepingHeld {
+            // The held ones close up, in order.
+            var held = 0
+            for i in 0 ..< count where dead & (1 &<< UInt64(i)) == 0 {
+                if i != held { (kept + held).moveInitialize(from: kept + i, count: 1) }
+                held &+= 1
+            }
+            _replacedCount = held
+        } else {
+            for i in 0 ..< count where dead & (1 &<< UInt64(i)) == 0 { (kept + i).deinitialize(count: 1) }
+            _replacedCount = 0
+        }
     }
 }
 
 extension _ListNode: _RecyclableNode {
-    @usableFromInline
+    @inlinable
     func _emptyForReuse() {
         if height == 0 {
             _elementsPointer.deinitialize(count: width)

@@ -107,10 +107,11 @@ extension Store {
             let generation = _publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
             var replaced = _publication.takeSnapshotKeyPath(generation &- 1)
             let subscribers = _guarded.pointee.subscribers
-            if subscribers.isEmpty {
-                // NB: the replaced state is gone; the drain still owns the
-                // recycler until the next line may end it.
-                _recycler.settle()
+            // NB: the recycler is settled outside the lock (its emptied
+            // nodes' values run their `deinit`s, which may call the store)
+            // and before the drain can end (the drain owns it).
+            let takeLater = !subscribers.isEmpty || _recycler.hasKept
+            if !takeLater {
                 finished = _takeNextBatchOrFinish()
             }
             _lock.unlock()
@@ -125,11 +126,13 @@ extension Store {
             } else {
                 _notifyWholeStateObservers(&replaced)
             }
-            if !subscribers.isEmpty {
-                if _causeReceivers.load(ordering: .acquiring) != 0 {
-                    _notifyWithCauses(subscribers, first: first)
-                } else {
-                    _notify(subscribers, _owned.pointee.working)
+            if takeLater {
+                if !subscribers.isEmpty {
+                    if _causeReceivers.load(ordering: .acquiring) != 0 {
+                        _notifyWithCauses(subscribers, first: first)
+                    } else {
+                        _notify(subscribers, _owned.pointee.working)
+                    }
                 }
                 // NB: after the subscribers let go of what they kept of the
                 // replaced state.
@@ -180,9 +183,19 @@ extension Store {
 
     @inlinable
     func _reduceBatch(first: Action?) {
+        // NB: between actions, the recycler lets go of the copies the
+        // reducer dropped (see `_NodeRecycler.releaseDead()`); the last
+        // action's go at the batch's `settle()`.
         if _middleware.isEmpty {
-            if let first { _reducer(&_owned.pointee.working, first) }
-            for action in _owned.pointee.batch { _reducer(&_owned.pointee.working, action) }
+            let count = _owned.pointee.batch.count
+            if let first {
+                _reducer(&_owned.pointee.working, first)
+                if count != 0 { _recycler.releaseDead() }
+            }
+            for k in 0 ..< count {
+                _reducer(&_owned.pointee.working, _owned.pointee.batch[k])
+                if k != count &- 1 { _recycler.releaseDead() }
+            }
         } else {
             let context = MiddlewareContext(store: self)
             if let first { _runChain(0, first, context) }
@@ -194,6 +207,7 @@ extension Store {
     func _runChain(_ index: Int, _ action: Action, _ context: MiddlewareContext<State, Action>) {
         if index == _middleware.count {
             _reducer(&_owned.pointee.working, action)
+            _recycler.releaseDead()
         } else {
             _middleware[index].body(context, action) { next in
                 self._runChain(index + 1, next, context)

@@ -87,7 +87,7 @@ public struct Versioned<Value>: VersionedValue {
     @inlinable @inline(__always)
     internal mutating func _makeUnique() {
         if !isKnownUniquelyReferenced(&_box) {
-            _box = _box.copy()
+            _box = _box._copyForWrite()
         }
     }
 

@@ -13,11 +13,21 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
     // its only reference (copy-on-write), so the dynamic exclusivity checks
     // Swift adds to class properties would guard nothing, at a cost on every
     // write.
-    @exclusivity(unchecked) @usableFromInline var value: Value
+    // NB: optional only so that a box the store's recycler keeps as a spare
+    // holds no value (`_emptyForReuse`); every box in a `Versioned` holds
+    // one.
+    @exclusivity(unchecked) @usableFromInline var _value: Value?
+
+    /// The node's value.
+    @inlinable var value: Value {
+        @inline(__always) get { _value.unsafelyUnwrapped }
+        @inline(__always) set { _value = newValue }
+        @inline(__always) _modify { yield &_value! }
+    }
 
     @inlinable
     init(value: Value, nodeID: NodeID, version: VersionStamp) {
-        self.value = value
+        self._value = value
         super.init(nodeID: nodeID, version: version)
     }
 
@@ -27,6 +37,35 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
     func copy() -> _VersionedBox {
         _VersionedBox(value: value, nodeID: nodeID, version: version)
     }
+
+    /// A copy of this shared box for a writer, as ``copy()``: in the storage
+    /// of a spare box when the draining store's recycler has one, and this
+    /// box kept for the recycler (see `_NodeRecycler`).
+    ///
+    /// - Complexity: O(size of `Value`'s inline representation); one
+    ///   allocation when no spare fits.
+    @inlinable
+    func _copyForWrite() -> _VersionedBox {
+        guard let recycler = _TrackingContext._recycler else { return copy() }
+        return recycler._withUnsafeGuaranteedRef { recycler in
+            let box: _VersionedBox
+            if let spare = recycler.take(like: self, shape: 0) {
+                spare._value = _value
+                spare.nodeID = nodeID
+                spare.version = version
+                box = spare
+            } else {
+                box = copy()
+            }
+            if MemoryLayout<Value>.size <= _NodeRecycler.maxItemBytes { recycler.keep(self, shape: 0) }
+            return box
+        }
+    }
+}
+
+extension _VersionedBox: _RecyclableNode {
+    @inlinable
+    func _emptyForReuse() { _value = nil }
 }
 
 /// The part of every ``Versioned`` node's box that does not depend on its
@@ -36,7 +75,9 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
 @usableFromInline
 internal class _VersionedBoxBase: @unchecked Sendable {
     // NB: `@unchecked Sendable`: see `_VersionedBox`.
-    @usableFromInline final let nodeID: NodeID
+    // NB: a `var` only for a spare box that the store's recycler hands to
+    // a copy (`_VersionedBox._copyForWrite`); never changed otherwise.
+    @exclusivity(unchecked) @usableFromInline final var nodeID: NodeID
     @exclusivity(unchecked) @usableFromInline final var version: VersionStamp
 
     @inlinable

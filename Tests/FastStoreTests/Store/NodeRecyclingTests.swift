@@ -186,6 +186,91 @@ import Testing
         #expect(torn.value == 0, "readers saw a published state change")
         #expect(store._recycler.reuses > 0)
     }
+
+    // MARK: Found by review
+
+    final class Probe: @unchecked Sendable {
+        let onDeinit: () -> Void
+        init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+        deinit { onDeinit() }
+    }
+    struct ProbedRow: @unchecked Sendable { var value: Int; var probe: Probe? }
+    struct ProbedDoc: @unchecked Sendable { var rows: VersionedList<ProbedRow> }
+    enum ProbeAction: Sendable { case log, overwriteTwice, temporary }
+    final class StoreBox: @unchecked Sendable { var store: Store<Versioned<ProbedDoc>, ProbeAction>? }
+
+    /// A value a reducer drops (a row written twice, the second time
+    /// through a copy written back; a list local to the reducer) may call
+    /// its store from its `deinit`, as it could before the recycler: the
+    /// recycler empties nodes outside the store's lock. With no
+    /// subscribers, it emptied them under the lock: "Recursive call to
+    /// lock".
+    @Test(arguments: [ProbeAction.overwriteTwice, .temporary])
+    func aValueTheReducerDropsMayCallTheStoreFromItsDeinit(action: ProbeAction) {
+        let box = StoreBox()
+        let logged = ManagedCounter()
+        let probe = { Probe { box.store?.dispatch(.log) } }
+        let rows = (0 ..< 100).map { ProbedRow(value: $0, probe: nil) }
+        let store = Store<Versioned<ProbedDoc>, ProbeAction>(state: Versioned(ProbedDoc(rows: VersionedList(rows)))) { state, action in
+            switch action {
+            case .log:
+                logged.increment()
+            case .overwriteTwice:
+                state.rows[0] = ProbedRow(value: -1, probe: probe())
+                var copy = state.rows
+                copy[0] = ProbedRow(value: -2, probe: nil)
+                state.rows = copy
+            case .temporary:
+                var a = VersionedList([ProbedRow(value: 0, probe: nil)])
+                a[0] = ProbedRow(value: 1, probe: probe())
+                var b = a
+                b.append(ProbedRow(value: 2, probe: nil))
+                _ = (a.count, b.count)
+            }
+        }
+        box.store = store
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            store.dispatch(action)
+            store.dispatch(action)
+            done.signal()
+        }.start()
+        let finished = done.wait(timeout: .now() + 10) == .success
+        #expect(finished, "the dispatches returned (no deadlock on the store's lock)")
+        if finished {
+            store.waitUntilIdle()
+            #expect(logged.value == 2)
+        }
+    }
+
+    final class Live: @unchecked Sendable {
+        static let lock = NSLock()
+        nonisolated(unsafe) static var count = 0
+        init() { Self.lock.lock(); Self.count += 1; Self.lock.unlock() }
+        deinit { Self.lock.lock(); Self.count -= 1; Self.lock.unlock() }
+        static var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    }
+    struct LiveRow: @unchecked Sendable { var live: Live? }
+
+    /// Copies a reducer makes and drops are released before the next
+    /// action of the batch, as without the recycler (it kept them to the
+    /// end of the batch: 64 temporary lists of 10,000 rows alive at once).
+    @Test func copiesTheReducerDropsAreReleasedBeforeTheNextAction() {
+        let baseline = Live.value
+        var peak = 0
+        let store = Store<Int, Int>(state: 0) { state, n in
+            peak = max(peak, Live.value - baseline)
+            var a = VersionedList((0 ..< n).map { _ in LiveRow(live: Live()) })
+            a[0] = LiveRow(live: Live())
+            var b = a
+            b.append(LiveRow(live: nil))
+            state &+= a.count &+ b.count
+        }
+        store.dispatch(contentsOf: Array(repeating: 2_000, count: 64))
+        #expect(peak == 0, "rows of earlier actions' temporaries were alive when an action started (\(peak))")
+        #expect(Live.value - baseline == 0)
+        #expect(store._recycler.reuses > 0)
+    }
 }
 
 /// A counter several threads increment.
