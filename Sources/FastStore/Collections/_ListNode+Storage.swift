@@ -188,7 +188,9 @@ extension _ListNode {
             _relocateItems(into: node, explicit: true, moving: false)
             // NB: a leaf with implicit slots has no room for slots: no copy
             // could take its storage.
-            if _hasExplicitSlots && _ListNode._isRecyclable(capacity: itemCapacity) { recycler.keep(self, shape: shape) }
+            if _hasExplicitSlots && _ListNode._isRecyclable(capacity: itemCapacity) && recycler.wants(stamp: self.stamp) {
+                recycler.keep(self, shape: shape)
+            }
             return node
         }
     }

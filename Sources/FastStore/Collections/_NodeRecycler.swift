@@ -1,3 +1,5 @@
+import CFastStore
+
 /// A node (a list node, a `Versioned` box) that a ``_NodeRecycler`` can
 /// empty and hand out again.
 @usableFromInline
@@ -82,6 +84,10 @@ internal final class _NodeRecycler {
     @exclusivity(unchecked) @usableFromInline var _spareCount = 0
     /// How many copies took a spare instead of allocating (for tests).
     @exclusivity(unchecked) @usableFromInline var reuses = 0
+    /// The last stamp taken before the batch began (``begin()``): a node
+    /// stamped later was made or written during the batch, so it belongs to
+    /// no published state and is not kept (``wants(stamp:)``).
+    @exclusivity(unchecked) @usableFromInline var _since: UInt64 = 0
 
     @inlinable init() {}
 
@@ -155,6 +161,19 @@ internal final class _NodeRecycler {
         }
         return nil
     }
+
+    /// Starts a batch: nodes stamped from now on are not kept.
+    @inlinable @inline(__always)
+    func begin() { _since = _cfaststore_stamps_load() }
+
+    /// Whether a copy should keep the node it replaces, stamped `stamp`:
+    /// only a node stamped before the batch began, which the published
+    /// state (or an older one) may hold. A node the batch made or wrote
+    /// (a reducer's temporary, or a working-copy node a temporary shares)
+    /// is left to be freed where it would have been: keeping it would
+    /// only delay its values' release.
+    @inlinable @inline(__always)
+    func wants(stamp: VersionStamp) -> Bool { stamp.rawValue <= _since }
 
     /// Whether nodes are kept (a ``settle()`` has work).
     @inlinable var hasKept: Bool { _replacedCount != 0 }

@@ -71,6 +71,7 @@ extension Store {
                 // settled before the drain could end (see `_NodeRecycler`).
                 let outerRecycler = context._recycler
                 context._recycler = Unmanaged.passUnretained(_recycler)
+                _recycler.begin()
                 if oldRoot != nil {
                     _journal.reset()
                     _journal.record { _reduceBatch(first: first) }
@@ -100,8 +101,11 @@ extension Store {
             // notification before it could miss a read).
             _willChange()
             var finished: [CheckedContinuation<Void, Never>]? = nil
+            // NB: the replaced state is swapped out and released after the
+            // lock: its values' `deinit`s may call the store.
+            var replacedState = _owned.pointee.working
             _lock.lock()
-            _guarded.pointee.state = _owned.pointee.working
+            swap(&_guarded.pointee.state, &replacedState)
             // NB: under the lock, with the state: a reader gets a state and
             // its generation together.
             let generation = _publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
@@ -115,6 +119,7 @@ extension Store {
                 finished = _takeNextBatchOrFinish()
             }
             _lock.unlock()
+            _ = consume replacedState
             if let changes {
                 // Versioned state: the observers of what the drain wrote,
                 // and the whole state's only when the writes do not account

@@ -57,7 +57,9 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
             } else {
                 box = copy()
             }
-            if MemoryLayout<Value>.size <= _NodeRecycler.maxItemBytes { recycler.keep(self, shape: 0) }
+            if MemoryLayout<Value>.size <= _NodeRecycler.maxItemBytes && recycler.wants(stamp: version) {
+                recycler.keep(self, shape: 0)
+            }
             return box
         }
     }

@@ -139,7 +139,7 @@ import Testing
         let subscription = withConsumer ? consumer.connect(to: store) : nil
         for step in 0 ..< 200 {
             let i = (step &* 37) % 500
-            weak var replaced = store.state.rows[i].token
+            weak let replaced = store.state.rows[i].token
             store.dispatch(step % 3 == 0 ? .remove(i) : .set(i, 1_000 + step))
             if step % 3 == 0 { store.dispatch(.insert(i, 2_000 + step)) }
             #expect(replaced == nil, "step \(step): the replaced row's token was released by the end of its drain")
@@ -269,7 +269,111 @@ import Testing
         store.dispatch(contentsOf: Array(repeating: 2_000, count: 64))
         #expect(peak == 0, "rows of earlier actions' temporaries were alive when an action started (\(peak))")
         #expect(Live.value - baseline == 0)
-        #expect(store._recycler.reuses > 0)
+    }
+
+    // MARK: Found by the second review
+
+    /// Counts the payloads alive, per test (tests run in parallel).
+    final class Census: @unchecked Sendable {
+        let counter = ManagedCounter()
+        var value: Int { counter.value }
+    }
+    final class Payload: @unchecked Sendable {
+        let census: Census
+        let bytes: [UInt8]
+        init(_ census: Census, bytes: Int) {
+            self.census = census
+            self.bytes = [UInt8](repeating: 1, count: bytes)
+            census.counter.add(1)
+        }
+        deinit { census.counter.add(-1) }
+    }
+    struct Blob: @unchecked Sendable { var payload: Payload; var tag = 0 }
+    struct PayloadRow: @unchecked Sendable { var payload: Payload? }
+
+    /// A reducer that loops over temporaries (a list or a box written
+    /// through a copy, then both dropped) frees each iteration's as it
+    /// ends, as without the recycler: a node the batch made is never kept.
+    /// (Kept, 64 iterations' rows, or 64 boxes of 1 MB, were alive at once.)
+    @Test func temporariesOfOneActionAreFreedAsTheyDie() {
+        let census = Census()
+        var peakRows = 0
+        var peakBoxes = 0
+        let store = Store<Int, Int>(state: 0) { state, n in
+            for _ in 0 ..< 64 {
+                peakRows = max(peakRows, census.value)
+                var a = VersionedList((0 ..< n).map { _ in PayloadRow(payload: Payload(census, bytes: 0)) })
+                a[0] = PayloadRow(payload: Payload(census, bytes: 0))
+                var b = a
+                b.append(PayloadRow(payload: nil))
+                state &+= a.count &+ b.count
+            }
+            for i in 0 ..< 64 {
+                peakBoxes = max(peakBoxes, census.value)
+                let a = Versioned(Blob(payload: Payload(census, bytes: 1 << 20)))
+                var b = a
+                b.tag = i
+                state &+= a.tag &+ b.tag
+            }
+        }
+        store.dispatch(500)
+        #expect(peakRows == 0, "rows of earlier iterations' temporaries were alive when an iteration started (\(peakRows))")
+        #expect(peakBoxes == 0, "boxes of earlier iterations were alive when an iteration started (\(peakBoxes))")
+        #expect(census.value == 0)
+    }
+
+    /// A batch's last action's temporaries are gone before its subscribers
+    /// are told, as without the recycler.
+    @Test func temporariesAreGoneBeforeTheSubscribersAreTold() {
+        let census = Census()
+        var seenBySubscriber = -1
+        let store = Store<Int, Int>(state: 0) { state, n in
+            let a = Versioned(Blob(payload: Payload(census, bytes: n)))
+            var b = a
+            b.tag = 1
+            state &+= a.tag &+ b.tag
+        }
+        let subscription = store.subscribe { _ in seenBySubscriber = census.value }
+        store.dispatch(1 << 16)
+        #expect(seenBySubscriber == 0, "a temporary of the reducer was alive when the subscriber ran")
+        subscription.cancel()
+    }
+
+    struct PlainDoc: @unchecked Sendable { var probe: Probe?; var n = 0 }
+    struct BigDoc: @unchecked Sendable { var probe: Probe?; var pad: InlineArray<520, Int> = .init(repeating: 0) }
+    final class PlainStoreBox: @unchecked Sendable { var store: Store<PlainDoc, Int>? }
+    final class BigStoreBox: @unchecked Sendable { var store: Store<Versioned<BigDoc>, Int>? }
+
+    /// The state a publish replaces is released after the store's lock, so
+    /// that its values may call the store from their `deinit`: plain
+    /// state, and a `Versioned` root too big for the recycler to keep.
+    /// (Released under the lock: "Recursive call to lock", before the
+    /// recycler too.)
+    @Test func theReplacedStateIsReleasedOutsideTheLock() {
+        let plainBox = PlainStoreBox()
+        let plain = Store<PlainDoc, Int>(state: PlainDoc(probe: Probe { plainBox.store?.dispatch(0) })) { state, n in
+            if n == 1 { state.probe = nil }
+            state.n += 1
+        }
+        plainBox.store = plain
+        let bigBox = BigStoreBox()
+        let big = Store<Versioned<BigDoc>, Int>(state: Versioned(BigDoc(probe: Probe { bigBox.store?.dispatch(0) }))) { state, n in
+            if n == 1 { state.probe = nil }
+        }
+        bigBox.store = big
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            plain.dispatch(1)
+            big.dispatch(1)
+            done.signal()
+        }.start()
+        let finished = done.wait(timeout: .now() + 10) == .success
+        #expect(finished, "the dispatches returned (no deadlock on the store's lock)")
+        if finished {
+            plain.waitUntilIdle()
+            big.waitUntilIdle()
+            #expect(plain.state.n == 2)
+        }
     }
 }
 
@@ -277,6 +381,7 @@ import Testing
 final class ManagedCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
+    func increment() { add(1) }
+    func add(_ n: Int) { lock.lock(); count += n; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
