@@ -4,45 +4,51 @@ import CFastStore
 /// empty and hand out again.
 @usableFromInline
 internal protocol _RecyclableNode: AnyObject {
-    /// Releases this node's items and folds and leaves it empty (width and
-    /// count 0), a valid node whose storage a copy can reuse. Only for a
-    /// node nobody else holds.
+    /// Releases this node's items and folds (a list node) or value (a box)
+    /// and leaves it empty, a valid node whose storage a copy can reuse.
+    /// Only for a node nobody else holds.
     func _emptyForReuse()
 }
 
-/// Reuses the storage of the list nodes a store's drain replaced, so that
-/// the path copy of a write to a shared list allocates nothing once warm.
+/// Reuses the storage of the list nodes and `Versioned` boxes a store's
+/// drains replaced, so that the path copy of a write allocates nothing once
+/// warm (docs/ARCHITECTURE.md, "Recycled nodes").
 ///
 /// Through the store, the published state shares every node with the
 /// working copy, so a drain's write copies the path it writes (the
 /// published state keeps the old one) and the next publish lets the old
-/// path go. While a store drains, its recycler is installed on the draining
-/// thread (`_TrackingContext`); a list node copied for a write then
+/// path go. While a store reduces a batch, its recycler is installed on the
+/// draining thread (`_TrackingContext`); a node copied for a write then
 ///
-/// 1. takes the storage of a spare node of the same element type, height,
-///    capacity and slot layout, when one is left from an earlier drain,
-///    instead of allocating (``take(_:height:capacity:)``);
-/// 2. keeps the node it replaced (one reference, ``keep(_:)``).
+/// 1. takes the storage of a spare of the same class and shape, when one
+///    is left from earlier, instead of allocating
+///    (``take(like:shape:)``);
+/// 2. keeps the node it replaced (one reference, ``keep(_:shape:)``), if
+///    it was stamped before the batch began (``wants(stamp:)``): a node
+///    the batch made, a reducer's temporary, is left to be freed where it
+///    would have been.
 ///
-/// After the drain published its state and told its subscribers
-/// (``settle()``), every kept node that only the recycler still holds is
-/// dead: nothing else can reach it. Its items are released then, as a free
-/// would have released them, and its storage becomes a spare. A kept node
-/// still held elsewhere (an older state someone keeps, a consumer's
-/// selection, the history) is let go untouched. So a node is reused only
-/// once provably unreachable, and the values it held are released in the
-/// drain that replaced them, not later.
+/// Between actions (``releaseDead()``) and after the batch was published
+/// and its subscribers told (``settle()``), every kept node that only the
+/// recycler still holds is dead: nothing else can reach it. Its items or
+/// value are released then, as a free would have released them, and its
+/// storage becomes a spare. A kept node still held elsewhere (an older
+/// state someone keeps, a consumer's selection, the history) is let go
+/// untouched at the settle. So a node is reused only once provably
+/// unreachable.
 ///
-/// At most ``limit`` nodes are kept per drain and ``limit`` spares between
-/// drains: a drain that writes more copies the rest as before, and a store
-/// holds at most that many empty nodes (their storage only) while idle.
+/// At most ``limit`` nodes are kept per batch and ``limit`` spares between
+/// drains, each with at most ``maxItemBytes`` of items: a batch that
+/// writes more copies the rest as before, and a store holds at most that
+/// many empty nodes (their storage only) while idle.
 ///
 /// NB: used only by the thread draining its store (the drain owns it), so
-/// unsynchronized. Outside a drain no recycler is installed and a copy
-/// allocates, as any copy-on-write does.
+/// unsynchronized, and always outside the store's lock (released values
+/// may call the store). Outside a reduction no recycler is installed and a
+/// copy allocates, as any copy-on-write does.
 @usableFromInline
 internal final class _NodeRecycler {
-    /// The most nodes kept per drain, and the most spares held.
+    /// The most nodes kept per batch, and the most spares held.
     @inlinable static var limit: Int { 64 }
 
     /// A kept node or a spare: the reference the recycler holds, how to
