@@ -188,9 +188,10 @@ extension Store {
 
     @inlinable
     func _reduceBatch(first: Action?) {
-        // NB: between actions, the recycler lets go of the copies the
-        // reducer dropped (see `_NodeRecycler.releaseDead()`); the last
-        // action's go at the batch's `settle()`.
+        // NB: between actions, the recycler lets go of the older nodes a
+        // reducer's copies replaced and nothing holds any more (see
+        // `_NodeRecycler.releaseDead()`); the last action's go at the
+        // batch's `settle()`.
         if _middleware.isEmpty {
             let count = _owned.pointee.batch.count
             if let first {

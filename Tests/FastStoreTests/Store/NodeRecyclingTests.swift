@@ -189,6 +189,18 @@ import Testing
 
     // MARK: Found by review
 
+    /// Runs `body` on a thread of its own; whether it returned within 10 s
+    /// (a deadlock on a store's lock would not: the test then fails instead
+    /// of hanging).
+    static func returnsOnAnotherThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
+        }.start()
+        return done.wait(timeout: .now() + 10) == .success
+    }
+
     final class Probe: @unchecked Sendable {
         let onDeinit: () -> Void
         init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
@@ -229,13 +241,10 @@ import Testing
             }
         }
         box.store = store
-        let done = DispatchSemaphore(value: 0)
-        Thread {
+        let finished = Self.returnsOnAnotherThread {
             store.dispatch(action)
             store.dispatch(action)
-            done.signal()
-        }.start()
-        let finished = done.wait(timeout: .now() + 10) == .success
+        }
         #expect(finished, "the dispatches returned (no deadlock on the store's lock)")
         if finished {
             store.waitUntilIdle()
@@ -361,13 +370,10 @@ import Testing
             if n == 1 { state.probe = nil }
         }
         bigBox.store = big
-        let done = DispatchSemaphore(value: 0)
-        Thread {
+        let finished = Self.returnsOnAnotherThread {
             plain.dispatch(1)
             big.dispatch(1)
-            done.signal()
-        }.start()
-        let finished = done.wait(timeout: .now() + 10) == .success
+        }
         #expect(finished, "the dispatches returned (no deadlock on the store's lock)")
         if finished {
             plain.waitUntilIdle()
