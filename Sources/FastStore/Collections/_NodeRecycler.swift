@@ -63,13 +63,13 @@ internal final class _NodeRecycler {
     @usableFromInline
     internal struct _Entry {
         @usableFromInline var object: AnyObject
-        @usableFromInline let empty: (AnyObject) -> Void
+        @usableFromInline let empty: (UnsafeMutableRawPointer) -> Void
         @usableFromInline let type: ObjectIdentifier
         @usableFromInline let shape: Int
 
         @inlinable init<Node: _RecyclableNode>(_ node: Node, shape: Int) {
             self.object = node
-            self.empty = { unsafeDowncast($0, to: Node.self)._emptyForReuse() }
+            self.empty = { Unmanaged<Node>.fromOpaque($0)._withUnsafeGuaranteedRef { $0._emptyForReuse() } }
             self.type = _NodeRecycler._class(of: node)
             self.shape = shape
         }
@@ -226,7 +226,8 @@ internal final class _NodeRecycler {
         // reference, never unique).
         var dead: UInt64 = 0
         for i in 0 ..< count where isKnownUniquelyReferenced(&(kept + i).pointee.object) {
-            (kept + i).pointee.empty((kept + i).pointee.object)
+            // NB: passed unretained: the entry holds it for the call.
+            (kept + i).pointee.empty(Unmanaged.passUnretained((kept + i).pointee.object).toOpaque())
             dead |= 1 &<< UInt64(i)
         }
         if dead == 0 && keepingHeld { return }
