@@ -226,8 +226,12 @@ internal final class _NodeRecycler {
         // reference, never unique).
         var dead: UInt64 = 0
         for i in 0 ..< count where isKnownUniquelyReferenced(&(kept + i).pointee.object) {
-            // NB: passed unretained: the entry holds it for the call.
-            (kept + i).pointee.empty(Unmanaged.passUnretained((kept + i).pointee.object).toOpaque())
+            // NB: the entry moved out and back, and its node passed
+            // unretained: called from memory, the closure's context and the
+            // node were retained and released around the call.
+            let entry = (kept + i).move()
+            entry.empty(Unmanaged.passUnretained(entry.object).toOpaque())
+            (kept + i).initialize(to: entry)
             dead |= 1 &<< UInt64(i)
         }
         if dead == 0 && keepingHeld { return }
