@@ -22,9 +22,9 @@ internal final class _DrainChanges: @unchecked Sendable {
     /// The changes of a drain whose writes `journal` recorded, the state's
     /// root being at `oldRoot` before the drain and at `newRoot` after.
     ///
-    /// - Complexity: O(1): the journal's writes are moved here (the change
-    ///   log keeps them when chained; the journal starts its next drain with
-    ///   a fresh buffer).
+    /// - Complexity: O(writes): the journal's writes are copied here (the
+    ///   change log keeps them when chained; the journal keeps its buffers
+    ///   for the next drain).
     @inlinable
     init(journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion) {
         let isChained = Self._chains(journal, oldRoot, newRoot)
@@ -59,16 +59,16 @@ internal final class _DrainChanges: @unchecked Sendable {
     }
 
     /// Makes this object, which nobody else holds, the changes of a new
-    /// drain: as `init(journal:oldRoot:newRoot:)`, except that the journal
-    /// takes this object's emptied buffer of writes in exchange for its own,
-    /// so neither the object nor a buffer is allocated.
+    /// drain: as `init(journal:oldRoot:newRoot:)`, except that the journal's
+    /// writes are copied into this object's emptied buffer, so neither the
+    /// object nor a buffer is allocated when the buffer has the room.
     ///
-    /// A buffer grown past 256 writes (a bulk drain) is not passed on: the
-    /// journal gets a fresh one, as without reuse, so the buffers going
-    /// round stay as small as `_WriteJournal._takeWrites` makes them and
-    /// the log's bound on writes still bounds its memory.
+    /// A buffer grown past 256 writes (a bulk drain) is not reused: the
+    /// writes get an array of their own, as without reuse, so the buffers
+    /// going round stay as small as `_WriteJournal._takeWrites` makes them
+    /// and the log's bound on writes still bounds its memory.
     ///
-    /// - Complexity: O(this object's old writes), to empty the buffer.
+    /// - Complexity: O(this object's old writes + the new ones).
     @inlinable
     func _reuse(journal: _WriteJournal, oldRoot: _RootVersion, newRoot: _RootVersion) {
         isChained = Self._chains(journal, oldRoot, newRoot)

@@ -21,10 +21,16 @@ internal final class _WriteJournal {
         @inlinable init(node: NodeID, from: VersionStamp) { self.node = node; self.from = from }
     }
 
-    /// Every write in order, with its node.
+    /// Every write in order, with its node: `_writes[0 ..< _count]`.
     // NB: unchecked exclusivity: a journal is used by the one thread it is
     // installed on.
-    @exclusivity(unchecked) @usableFromInline var writes: [(node: NodeID, kind: _WriteKind)] = []
+    //
+    // NB: the writes and the links in two buffers of `_capacity` this
+    // journal owns and keeps across drains, not arrays: an append was a
+    // uniqueness check (a runtime call) and a capacity check per array per
+    // write, a third of a write's journaling. A drain's writes are copied
+    // out once (`_takeWrites`, `_exchangeWrites`).
+    @exclusivity(unchecked) @usableFromInline var _writes: UnsafeMutablePointer<(node: NodeID, kind: _WriteKind)>
     /// The link of every write with the stamp it produced, in the order the
     /// writes were journaled; in increasing stamp order while `_sorted`.
     // NB: an array rather than a dictionary: a drain's writes take their
@@ -37,11 +43,40 @@ internal final class _WriteJournal {
     // asks for its child's write, just journaled), so links are appended,
     // looked up from the end, and sorted only when a lookup reaches past
     // the last few.
-    @exclusivity(unchecked) @usableFromInline var _links: [(stamp: VersionStamp, link: _Link)] = []
+    @exclusivity(unchecked) @usableFromInline var _links: UnsafeMutablePointer<(stamp: VersionStamp, link: _Link)>
+    /// How many writes (and links) are journaled.
+    @exclusivity(unchecked) @usableFromInline var _count = 0
+    /// The room in each buffer.
+    @exclusivity(unchecked) @usableFromInline var _capacity: Int
     /// Whether `_links` is in increasing stamp order.
     @exclusivity(unchecked) @usableFromInline var _sorted = true
 
-    @inlinable init() {}
+    /// The room the buffers start with, and go back to at a ``reset()``
+    /// after a drain that grew them past ``_keptCapacity``.
+    @inlinable static var _initialCapacity: Int { 32 }
+    /// The most room a journal keeps between drains: a bulk drain's
+    /// buffers are let go at the next ``reset()``.
+    @inlinable static var _keptCapacity: Int { 1_024 }
+
+    @inlinable init() {
+        _capacity = Self._initialCapacity
+        _writes = .allocate(capacity: _capacity)
+        _links = .allocate(capacity: _capacity)
+    }
+
+    deinit {
+        // NB: node ids, write kinds and stamps: nothing to deinitialize.
+        _writes.deallocate()
+        _links.deallocate()
+    }
+
+    /// Every write journaled since the last ``reset()``, in order.
+    ///
+    /// - Complexity: O(writes): a copy.
+    @inlinable
+    var writes: [(node: NodeID, kind: _WriteKind)] {
+        Array(UnsafeBufferPointer(start: _writes, count: _count))
+    }
 
     /// Runs `body` with this journal installed on the calling thread
     /// (nesting restores the outer journal afterwards).
@@ -56,48 +91,58 @@ internal final class _WriteJournal {
         return try withExtendedLifetime(self) { try body() }
     }
 
-    /// Moves the writes out, leaving the journal a fresh buffer sized for
-    /// as many writes as these (at least 8, at most 256): the next drain of
-    /// the same kind appends without growing it, and the writes a drain
-    /// hands over keep a buffer sized by a recent drain, never by an old,
-    /// larger one.
+    /// The writes, in an array of their own (for a drain's changes).
     ///
-    /// NB: a fresh buffer of 8 cost a deep write (2 writes per level) two
-    /// regrowths, a tenth of its journaling.
+    /// - Complexity: O(writes); one allocation.
     @inlinable
-    func _takeWrites() -> [(node: NodeID, kind: _WriteKind)] {
-        var taken: [(node: NodeID, kind: _WriteKind)] = []
-        taken.reserveCapacity(Swift.min(Swift.max(writes.count, 8), 256))
-        swap(&taken, &writes)
-        return taken
-    }
+    func _takeWrites() -> [(node: NodeID, kind: _WriteKind)] { writes }
 
-    /// Moves the writes into `buffer` and keeps `buffer`'s storage, emptied,
-    /// for the next drain's writes (see `_DrainChanges._reuse`).
+    /// Copies the writes into `buffer`, replacing its contents and keeping
+    /// its storage when it has the room (see `_DrainChanges._reuse`).
     ///
-    /// - Complexity: O(`buffer.count`), to empty it.
+    /// - Complexity: O(writes + `buffer.count`).
     @inlinable
     func _exchangeWrites(_ buffer: inout [(node: NodeID, kind: _WriteKind)]) {
         buffer._removeAllKeepingCapacity()
-        swap(&buffer, &writes)
+        buffer.append(contentsOf: UnsafeBufferPointer(start: _writes, count: _count))
     }
 
-    /// Forgets every write, keeping the storage.
+    /// Forgets every write, keeping the storage unless a drain grew it past
+    /// ``_keptCapacity``.
     @inlinable
     func reset() {
-        writes._removeAllKeepingCapacity()
-        _links._removeAllKeepingCapacity()
+        _count = 0
         _sorted = true
+        if _capacity > Self._keptCapacity { _resize(to: Self._initialCapacity) }
     }
 
     /// Journals a write of `node` from stamp `old` to stamp `new`.
     ///
-    /// - Complexity: O(1) amortized: two appends.
+    /// - Complexity: O(1) amortized.
     @usableFromInline
     func _write(_ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ kind: _WriteKind) {
-        if _sorted, let last = _links.last, last.stamp >= new { _sorted = false }
-        _links.append((stamp: new, link: _Link(node: node, from: old)))
-        writes.append((node, kind))
+        let count = _count
+        if count == _capacity { _resize(to: count &* 2) }
+        if _sorted && count != 0 && _links[count &- 1].stamp >= new { _sorted = false }
+        (_writes + count).initialize(to: (node, kind))
+        (_links + count).initialize(to: (stamp: new, link: _Link(node: node, from: old)))
+        _count = count &+ 1
+    }
+
+    /// Moves the journaled writes and links into buffers with room for
+    /// `capacity` (at least `_count`).
+    @usableFromInline
+    func _resize(to capacity: Int) {
+        precondition(capacity >= _count, "FastStore: internal error: a write journal shrunk below its writes")
+        let writes = UnsafeMutablePointer<(node: NodeID, kind: _WriteKind)>.allocate(capacity: capacity)
+        writes.moveInitialize(from: _writes, count: _count)
+        _writes.deallocate()
+        _writes = writes
+        let links = UnsafeMutablePointer<(stamp: VersionStamp, link: _Link)>.allocate(capacity: capacity)
+        links.moveInitialize(from: _links, count: _count)
+        _links.deallocate()
+        _links = links
+        _capacity = capacity
     }
 
     /// How many of the last links a lookup scans before it sorts the links
@@ -108,7 +153,7 @@ internal final class _WriteJournal {
     /// (the links must be sorted).
     @inlinable
     func _firstLink(atOrAfter stamp: VersionStamp) -> Int {
-        var low = 0, high = _links.count
+        var low = 0, high = _count
         while low < high {
             let mid = (low &+ high) >> 1
             if _links[mid].stamp < stamp { low = mid &+ 1 } else { high = mid }
@@ -123,14 +168,14 @@ internal final class _WriteJournal {
     ///   were journaled out of order.
     @inlinable
     func link(producing stamp: VersionStamp) -> _Link? {
-        if let last = _links.last, last.stamp == stamp { return last.link }
+        if _count != 0, _links[_count &- 1].stamp == stamp { return _links[_count &- 1].link }
         return _olderLink(producing: stamp)
     }
 
     /// ``link(producing:)`` past the last link, out of line.
     @usableFromInline
     func _olderLink(producing stamp: VersionStamp) -> _Link? {
-        let count = _links.count
+        let count = _count
         var k = count
         let stop = Swift.max(0, count &- Self._recentLinks)
         while k > stop {
@@ -140,7 +185,8 @@ internal final class _WriteJournal {
         guard stop > 0 else { return nil }
         if !_sorted {
             // NB: stamps never repeat, so the order is total.
-            _links.sort { $0.stamp < $1.stamp }
+            var links = UnsafeMutableBufferPointer(start: _links, count: count)
+            links.sort { $0.stamp < $1.stamp }
             _sorted = true
         }
         k = _firstLink(atOrAfter: stamp)

@@ -71,4 +71,31 @@ struct WriteJournalTests {
         journal._write(node, from: VersionStamp(rawValue: 3), to: VersionStamp(rawValue: 4), .passThrough)
         #expect(journal.chains(node, from: VersionStamp(rawValue: 3), to: VersionStamp(rawValue: 4)))
     }
+
+    /// A bulk drain grows the buffers past what a journal keeps; the next
+    /// reset lets them go. Regression: the reset shrank the buffers before
+    /// forgetting the writes, moving a bulk drain's writes into the small
+    /// buffer (a heap overflow the whole suite only sometimes crashed on).
+    @Test func aResetAfterABulkDrainShrinksAndStartsEmpty() {
+        let journal = _WriteJournal()
+        let bulk = _WriteJournal._keptCapacity * 3
+        for stamp in 1 ... bulk {
+            journal._write(NodeID(rawValue: UInt64(stamp % 7)), from: VersionStamp(rawValue: UInt64(stamp - 1)),
+                           to: VersionStamp(rawValue: UInt64(stamp)), .element(_ElementKey(_canonicalBits: stamp)))
+        }
+        #expect(journal._capacity > _WriteJournal._keptCapacity)
+        var copied: [(node: NodeID, kind: _WriteKind)] = []
+        journal._exchangeWrites(&copied)
+        #expect(copied.count == bulk)
+        #expect(copied.enumerated().allSatisfy { $1.node.rawValue == UInt64(($0 + 1) % 7) && $1.kind == .element(_ElementKey(_canonicalBits: $0 + 1)) })
+        journal.reset()
+        #expect(journal._capacity == _WriteJournal._initialCapacity)
+        #expect(journal.writes.isEmpty)
+        #expect(journal.link(producing: VersionStamp(rawValue: UInt64(bulk))) == nil)
+        for stamp in 1 ... 100 {
+            journal._write(NodeID(rawValue: 1), from: VersionStamp(rawValue: UInt64(stamp - 1)), to: VersionStamp(rawValue: UInt64(stamp)), .passThrough)
+        }
+        #expect(journal.writes.count == 100)
+        #expect(journal.chains(NodeID(rawValue: 1), from: VersionStamp(rawValue: 0), to: VersionStamp(rawValue: 100)))
+    }
 }
