@@ -267,7 +267,12 @@ extension _ListNode: _RecyclableNode {
     @inlinable
     func _emptyForReuse() {
         if height == 0 {
-            _elementsPointer.deinitialize(count: width)
+            // NB: one element at a time: `deinitialize(count:)` of a
+            // non-trivial type is a runtime call that destroys each
+            // element through its value witness (todo: a third of the
+            // emptying).
+            let elements = _elementsPointer
+            for i in 0 ..< width { _ = (elements + i).move() }
         } else {
             // NB: as in `deinit`: the children released as plain references.
             let children = UnsafeMutableRawPointer(_childrenPointer).assumingMemoryBound(to: Unmanaged<_ListNode>.self)
