@@ -45,7 +45,8 @@ extension _ListNode where Element: Equatable {
     /// pairwise, in order: as long as every pair before held as many
     /// elements, they start at the same position of the list. A shared
     /// child is equal without looking inside (a node two versions share is
-    /// never written in place).
+    /// never written in place), and so is an element of the same slot in
+    /// two leaves (never written since they parted).
     ///
     /// NB: finding the written child this way costs a pointer comparison
     /// per child, where the cursor walk pays a step of its stack per child.
@@ -61,6 +62,17 @@ extension _ListNode where Element: Equatable {
         // each.
         if a.height == 0 {
             let xs = a._elementsPointer, ys = b._elementsPointer
+            if !_isPOD(Element.self) {
+                // NB: an element whose slot is the same in both (the same
+                // identity and the same last write: stamps never repeat)
+                // is the same value, as a shared node is: only elements
+                // written apart are compared. What the diff relies on too.
+                if a._hasExplicitSlots && b._hasExplicitSlots {
+                    let sx = a._slotsPointer, sy = b._slotsPointer
+                    for i in 0 ..< n where sx[i] != sy[i] && xs[i] != ys[i] { return false }
+                    return true
+                }
+            }
             for i in 0 ..< n where xs[i] != ys[i] { return false }
             return true
         }
