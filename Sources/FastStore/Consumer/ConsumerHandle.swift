@@ -11,19 +11,27 @@ public class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     //
     // NB: one allocation per consumer: the selector, the callback and the
     // last selection are stored fields of a subclass (`_SelectionHandle`,
-    // `_PredictedHandle`), and `run` is a closure that captures nothing (no
-    // context), made by the `add` overloads, which are `@inlinable`: it is
-    // specialized for the concrete state and selection types in the
-    // caller's module, where an overridden method of a generic subclass
-    // would run unspecialized (metadata lookups on every call). The stored
+    // `_PredictedHandle`), and `run` is a closure made by the `add`
+    // overloads, which are `@inlinable`: it is specialized for the concrete
+    // state and selection types in the caller's module, where an overridden
+    // method of a generic subclass would run unspecialized (metadata
+    // lookups on every call). It captures nothing unless the selection is a
+    // versioned node (then the reader of its identity). The stored
     // properties are `final`: accessed directly, not through (unspecialized,
     // retaining) accessors.
+    //
+    // NB: the fields are sized and ordered to pack (`id` in 32 bits beside
+    // `registry`, the flags in the tail a subclass's first field cannot
+    // use): a handle of a selection of up to 40 bytes is 160 bytes, a
+    // jemalloc size class.
 
-    /// The consumer's position among its ``StateConsumer``'s registered
-    /// consumers, removed ones included: callbacks run in increasing `id`
-    /// order. Changed (under the owner's lock) only when the registry
-    /// compacts, which keeps the order.
-    @exclusivity(unchecked) @usableFromInline internal final var id: Int
+    /// See `id`.
+    @exclusivity(unchecked) @usableFromInline internal final var _id: UInt32
+    /// The number of the registry that holds this consumer (set by its
+    /// `register`, before the handle is returned, and never changed): what
+    /// tells another `StateConsumer`'s handle apart without reading `id`,
+    /// which its own registry may be rewriting under its own lock.
+    @exclusivity(unchecked) @usableFromInline internal final var registry: UInt32 = 0
     /// One evaluation of `handle` (this handle): runs the selector on a
     /// state (recording its dependencies into the recorder when given) and
     /// stores the selection, then calls `register(mustRunAlways, changed)`,
@@ -40,21 +48,23 @@ public class ConsumerHandle<State>: Hashable, @unchecked Sendable {
     /// How many times the selector ran (white-box tests count skipped
     /// evaluations with it).
     ///
-    /// NB: 32 bits (wrapping), beside `registry`: together one word.
+    /// NB: 32 bits (wrapping), beside `isRemoved`: together one word.
     @exclusivity(unchecked) @usableFromInline internal final var evaluationCount: UInt32 = 0
-    /// The number of the registry that holds this consumer (set by its
-    /// `register`, before the handle is returned, and never changed): what
-    /// tells another `StateConsumer`'s handle apart without reading `id`,
-    /// which its own registry may be rewriting under its own lock.
-    @exclusivity(unchecked) @usableFromInline internal final var registry: UInt32 = 0
     /// Set, under the owner's lock, when the consumer is removed.
-    ///
-    /// NB: last, so that a subclass's first field, a `Bool`, shares its word.
     @exclusivity(unchecked) @usableFromInline internal final var isRemoved = false
+
+    /// The consumer's position among its ``StateConsumer``'s registered
+    /// consumers, removed ones included: callbacks run in increasing `id`
+    /// order. Changed (under the owner's lock) only when the registry
+    /// compacts, which keeps the order. Below 2^32 (the registry checks).
+    @inlinable internal final var id: Int {
+        get { Int(_id) }
+        set { _id = UInt32(truncatingIfNeeded: newValue) }
+    }
 
     @inlinable
     internal init(id: Int, run: @escaping _ConsumerRun<State>) {
-        self.id = id
+        self._id = UInt32(truncatingIfNeeded: id)
         self.run = run
     }
 
@@ -72,94 +82,111 @@ internal typealias _ConsumerRun<State> = (
     ConsumerHandle<State>, State, _ReadRecorder?, _ register: (_ mustRunAlways: Bool, _ changed: Bool) -> Bool
 ) -> Void
 
-/// How a consumer of an `Equatable` selection is called when the
-/// selection changes: the callback shapes of the `add` overloads that need
-/// no adapter (an adapter closure would be one more allocation per
-/// consumer).
+/// A handle class's evaluation, for ``ConsumerHandle/_run(of:)``.
 @usableFromInline
-internal enum _SelectionCallback<Selection> {
-    /// With the previous selection (`nil` the first time) and the new one.
-    case oldAndNew((Selection?, Selection) -> Void)
-    /// With the new selection.
-    case new((Selection) -> Void)
-    /// With the previous and the new selection, when there is a previous
-    /// one (from the second selection on, or always after a baseline).
-    case previousAndNew((Selection, Selection) -> Void)
-
-    @inlinable
-    func callAsFunction(_ old: Selection?, _ new: Selection) {
-        switch self {
-        case .oldAndNew(let body): body(old, new)
-        case .new(let body): body(new)
-        case .previousAndNew(let body): if let old { body(old, new) }
-        }
-    }
+internal protocol _HandleEvaluation {
+    associatedtype State
+    /// The type the selection's inspector looks at.
+    associatedtype Inspected
+    /// One evaluation of `handle` (see ``ConsumerHandle/run``) with the
+    /// selection's inspector.
+    static func _run(
+        _ handle: ConsumerHandle<State>, _ state: State, _ recorder: _ReadRecorder?,
+        _ register: (_ mustRunAlways: Bool, _ changed: Bool) -> Bool, _ inspector: _SelectionInspector<Inspected>)
 }
 
-/// A consumer of an `Equatable` selection: its selector, callback and last
-/// selection, in the handle (see ``ConsumerHandle``).
+/// A consumer of an `Equatable` selection: its selector, last selection
+/// and callback, in the handle (see ``ConsumerHandle``).
 @usableFromInline
-internal final class _SelectionHandle<State, Selection: Equatable>: ConsumerHandle<State>, @unchecked Sendable {
-    // NB: the fields' order packs them: the first, a `Bool`, fills the
-    // base class's tail padding; the inspector is stored as its two parts
-    // (as a struct its `Bool` would take a word of padding).
-    @usableFromInline let mayHoldNodes: Bool
+internal final class _SelectionHandle<State, Callback: _SelectionCallback>: ConsumerHandle<State>, _HandleEvaluation,
+    @unchecked Sendable where Callback.Selection: Equatable {
+    @usableFromInline typealias Selection = Callback.Selection
+    @usableFromInline typealias Inspected = Selection
     @usableFromInline let selector: (State) -> Selection
-    @usableFromInline let identity: ((Selection) -> _TrackingIdentity?)?
-    @usableFromInline let callback: _SelectionCallback<Selection>
     /// The last selection; `nil` before the first evaluation (or the
     /// baseline given, e.g. `.some(nil)` for optional selections, so that a
     /// first `nil` selection is no change). Only the thread holding the
     /// consuming turn touches it.
     @exclusivity(unchecked) @usableFromInline var last: Selection?
+    @usableFromInline let callback: Callback
 
     @inlinable
     init(id: Int, baseline: Selection?, selector: @escaping (State) -> Selection,
-         callback: _SelectionCallback<Selection>, run: @escaping _ConsumerRun<State>) {
-        let inspector = _SelectionInspector<Selection>()
-        self.mayHoldNodes = inspector.mayHoldNodes
+         callback: Callback, run: @escaping _ConsumerRun<State>) {
         self.selector = selector
-        self.identity = inspector.identity
-        self.callback = callback
         self.last = baseline
+        self.callback = callback
         super.init(id: id, run: run)
     }
 
-    @inlinable
-    var inspector: _SelectionInspector<Selection> {
-        _SelectionInspector(mayHoldNodes: mayHoldNodes, identity: identity)
+    @inlinable @inline(__always)
+    static func _run(
+        _ handle: ConsumerHandle<State>, _ state: State, _ recorder: _ReadRecorder?,
+        _ register: (_ mustRunAlways: Bool, _ changed: Bool) -> Bool, _ inspector: _SelectionInspector<Selection>
+    ) {
+        // NB: `run` is only ever given its own handle.
+        let handle = unsafeDowncast(handle, to: _SelectionHandle.self)
+        let new: Selection
+        var mustRunAlways = false
+        if let recorder {
+            (new, mustRunAlways) = _selectRecording(state, handle.selector, recorder, inspector: inspector, isSame: ==)
+        } else {
+            new = handle.selector(state)
+        }
+        let old = handle.last
+        handle.last = new
+        let changed = old.map { $0 != new } ?? true
+        // NB: with nothing recorded (plain state) an unchanged selection
+        // has nothing to register.
+        if recorder == nil && !changed { return }
+        if register(mustRunAlways, changed) { handle.callback(old, new) }
     }
 }
 
-/// A consumer with a `predict` function: its selector, callback, `predict`
-/// and last selection, in the handle (see ``ConsumerHandle``).
+/// A consumer with a `predict` function: its selector, `predict`, last
+/// selection and callback, in the handle (see ``ConsumerHandle``).
 @usableFromInline
-internal final class _PredictedHandle<State, T>: ConsumerHandle<State>, @unchecked Sendable {
-    // NB: packed as `_SelectionHandle`'s fields.
-    @usableFromInline let mayHoldNodes: Bool
+internal final class _PredictedHandle<State, T>: ConsumerHandle<State>, _HandleEvaluation, @unchecked Sendable {
+    @usableFromInline typealias Inspected = T?
     @usableFromInline let selector: (State) -> T?
-    @usableFromInline let identity: ((T?) -> _TrackingIdentity?)?
-    @usableFromInline let callback: (T?, T?) -> Void
     @usableFromInline let predict: (T?, T?) -> Bool
     /// The last selection (`nil` before the first evaluation). Only the
     /// thread holding the consuming turn touches it.
     @exclusivity(unchecked) @usableFromInline var last: T? = nil
+    @usableFromInline let callback: (T?, T?) -> Void
 
     @inlinable
     init(id: Int, selector: @escaping (State) -> T?, callback: @escaping (T?, T?) -> Void,
          predict: @escaping (T?, T?) -> Bool, run: @escaping _ConsumerRun<State>) {
-        let inspector = _SelectionInspector<T?>()
-        self.mayHoldNodes = inspector.mayHoldNodes
         self.selector = selector
-        self.identity = inspector.identity
-        self.callback = callback
         self.predict = predict
+        self.callback = callback
         super.init(id: id, run: run)
     }
 
-    @inlinable
-    var inspector: _SelectionInspector<T?> {
-        _SelectionInspector(mayHoldNodes: mayHoldNodes, identity: identity)
+    @inlinable @inline(__always)
+    static func _run(
+        _ handle: ConsumerHandle<State>, _ state: State, _ recorder: _ReadRecorder?,
+        _ register: (_ mustRunAlways: Bool, _ changed: Bool) -> Bool, _ inspector: _SelectionInspector<T?>
+    ) {
+        // NB: `run` is only ever given its own handle.
+        let handle = unsafeDowncast(handle, to: _PredictedHandle.self)
+        let new: T?
+        var mustRunAlways = false
+        if let recorder {
+            // NB: as `==` for equatable selections: whatever `predict`
+            // reads of a selection is a dependency.
+            (new, mustRunAlways) = _selectRecording(state, handle.selector, recorder, inspector: inspector, isSame: handle.predict)
+        } else {
+            new = handle.selector(state)
+        }
+        let old = handle.last
+        handle.last = new
+        let changed = !handle.predict(old, new)
+        // NB: with nothing recorded (plain state) an unchanged selection
+        // has nothing to register.
+        if recorder == nil && !changed { return }
+        if register(mustRunAlways, changed) { handle.callback(old, new) }
     }
 }
 
@@ -168,7 +195,7 @@ internal final class _PredictedHandle<State, T>: ConsumerHandle<State>, @uncheck
 /// selection)` reads, and every versioned node the selection holds (see
 /// `_SelectionTracking`). Returns the selection and whether the consumer
 /// must run at every consume.
-@inlinable
+@inlinable @inline(__always)
 internal func _selectRecording<State, Selection>(
     _ state: State, _ selector: (State) -> Selection, _ recorder: _ReadRecorder,
     inspector: _SelectionInspector<Selection>, isSame: (Selection, Selection) -> Bool
@@ -189,33 +216,36 @@ internal func _selectRecording<State, Selection>(
     }
 }
 
+
 extension ConsumerHandle {
-    /// A consumer of an `Equatable` selection: called with the previous and
-    /// the new selection (per `callback`'s shape) when they are not `==`.
+    /// The `run` of a consumer whose handle is a `Handle`: its evaluation
+    /// with the selection's inspector, decided here, once per consumer, and
+    /// held by the closure only when the selection is a versioned node (its
+    /// identity reader; one allocation). Otherwise the closure captures
+    /// nothing: the handle stores no inspector.
+    @inlinable @inline(__always)
+    internal static func _run<Handle: _HandleEvaluation>(of _: Handle.Type) -> _ConsumerRun<State>
+    where Handle.State == State {
+        let inspector = _SelectionInspector<Handle.Inspected>()
+        if let identity = inspector.identity {
+            return { Handle._run($0, $1, $2, $3, _SelectionInspector(mayHoldNodes: true, identity: identity)) }
+        } else if inspector.mayHoldNodes {
+            return { Handle._run($0, $1, $2, $3, _SelectionInspector(mayHoldNodes: true, identity: nil)) }
+        } else {
+            return { Handle._run($0, $1, $2, $3, _SelectionInspector(mayHoldNodes: false, identity: nil)) }
+        }
+    }
+
+    /// A consumer of an `Equatable` selection: called through `callback`
+    /// when the previous and the new selection are not `==`.
     @inlinable
-    internal static func _selection<Selection: Equatable>(
-        id: Int, baseline: Selection?, selector: @escaping (State) -> Selection,
-        callback: _SelectionCallback<Selection>
-    ) -> ConsumerHandle {
-        _SelectionHandle(id: id, baseline: baseline, selector: selector, callback: callback, run: { handle, state, recorder, register in
-            // NB: `run` is only ever given its own handle.
-            let handle = unsafeDowncast(handle, to: _SelectionHandle<State, Selection>.self)
-            let new: Selection
-            var mustRunAlways = false
-            if let recorder {
-                (new, mustRunAlways) = _selectRecording(
-                    state, handle.selector, recorder, inspector: handle.inspector, isSame: ==)
-            } else {
-                new = handle.selector(state)
-            }
-            let old = handle.last
-            handle.last = new
-            let changed = old.map { $0 != new } ?? true
-            // NB: with nothing recorded (plain state) an unchanged
-            // selection has nothing to register.
-            if recorder == nil && !changed { return }
-            if register(mustRunAlways, changed) { handle.callback(old, new) }
-        })
+    internal static func _selection<Callback: _SelectionCallback>(
+        id: Int, baseline: Callback.Selection?, selector: @escaping (State) -> Callback.Selection,
+        callback: Callback
+    ) -> ConsumerHandle where Callback.Selection: Equatable {
+        typealias Handle = _SelectionHandle<State, Callback>
+        return Handle(id: id, baseline: baseline, selector: selector, callback: callback,
+                      run: _run(of: Handle.self))
     }
 
     /// A consumer of an `Equatable` selection called with the previous
@@ -225,7 +255,7 @@ extension ConsumerHandle {
         id: Int, baseline: Selection?, selector: @escaping (State) -> Selection,
         callback: @escaping (Selection?, Selection) -> Void
     ) -> ConsumerHandle {
-        _selection(id: id, baseline: baseline, selector: selector, callback: .oldAndNew(callback))
+        _selection(id: id, baseline: baseline, selector: selector, callback: _OldAndNewCallback(callback))
     }
 
     /// A consumer with a `predict` function (ReSwiftConsumer's
@@ -236,26 +266,8 @@ extension ConsumerHandle {
         id: Int, selector: @escaping (State) -> T?, callback: @escaping (T?, T?) -> Void,
         predict: @escaping (T?, T?) -> Bool
     ) -> ConsumerHandle {
-        _PredictedHandle(id: id, selector: selector, callback: callback, predict: predict, run: { handle, state, recorder, register in
-            // NB: `run` is only ever given its own handle.
-            let handle = unsafeDowncast(handle, to: _PredictedHandle<State, T>.self)
-            let new: T?
-            var mustRunAlways = false
-            if let recorder {
-                // NB: as `==` for equatable selections: whatever `predict`
-                // reads of a selection is a dependency.
-                (new, mustRunAlways) = _selectRecording(
-                    state, handle.selector, recorder, inspector: handle.inspector, isSame: handle.predict)
-            } else {
-                new = handle.selector(state)
-            }
-            let old = handle.last
-            handle.last = new
-            let changed = !handle.predict(old, new)
-            // NB: with nothing recorded (plain state) an unchanged
-            // selection has nothing to register.
-            if recorder == nil && !changed { return }
-            if register(mustRunAlways, changed) { handle.callback(old, new) }
-        })
+        typealias Handle = _PredictedHandle<State, T>
+        return Handle(id: id, selector: selector, callback: callback, predict: predict,
+                      run: _run(of: Handle.self))
     }
 }

@@ -26,7 +26,7 @@ extension StateConsumer {
         _ consumer: @escaping (_ old: T?, _ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .oldAndNew(consumer))
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: _OldAndNewCallback(consumer))
         }
     }
 
@@ -41,7 +41,7 @@ extension StateConsumer {
         _ consumer: @escaping (_ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .new(consumer))
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: _NewCallback(consumer))
         }
     }
 
@@ -57,7 +57,7 @@ extension StateConsumer {
         _ consumer: @escaping (_ old: T, _ new: T) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .previousAndNew(consumer))
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: _PreviousAndNewCallback(consumer))
         }
     }
 
@@ -77,7 +77,7 @@ extension StateConsumer {
         _register { id in
             // NB: after the `.some(nil)` baseline there is always a
             // previous selection.
-            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector, callback: .previousAndNew(consumer))
+            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector, callback: _PreviousAndNewCallback(consumer))
         }
     }
 
@@ -91,7 +91,7 @@ extension StateConsumer {
         _ consumer: @escaping (_ new: T?) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector, callback: .new(consumer))
+            ConsumerHandle._selection(id: id, baseline: .some(nil), selector: selector, callback: _NewCallback(consumer))
         }
     }
 

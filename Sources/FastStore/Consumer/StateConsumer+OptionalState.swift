@@ -249,7 +249,7 @@ extension StateConsumer where State: Equatable {
         _ consumer: @escaping (_ new: State) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .new(consumer))
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: _NewCallback(consumer))
         }
     }
 
@@ -265,7 +265,7 @@ extension StateConsumer where State: Equatable {
         _ consumer: @escaping (_ old: State, _ new: State) -> Void
     ) -> ConsumerHandle<State> {
         _register { id in
-            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: .previousAndNew(consumer))
+            ConsumerHandle._selection(id: id, baseline: nil, selector: selector, callback: _PreviousAndNewCallback(consumer))
         }
     }
 }

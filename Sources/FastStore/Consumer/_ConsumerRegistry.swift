@@ -31,6 +31,9 @@ internal struct _ConsumerRegistry<State> {
     /// unconditional until its first evaluation.
     @inlinable
     mutating func register(_ make: (Int) -> ConsumerHandle<State>) -> ConsumerHandle<State> {
+        // NB: a handle keeps its id in 32 bits.
+        precondition(ordered.count < Int(UInt32.max),
+                     "FastStore: a StateConsumer holds at most 4,294,967,295 consumers, removed ones included until it compacts")
         let handle = make(ordered.count)
         handle.registry = number
         ordered.append(handle)

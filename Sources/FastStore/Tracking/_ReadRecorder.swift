@@ -15,7 +15,10 @@ internal final class _ReadRecorder {
 
     /// Runs `body` with this recorder installed on the calling thread
     /// (nesting restores the outer recorder afterwards).
-    @inlinable
+    // NB: always inlined, so that `body` is too: a consumer's evaluation
+    // exists in one copy per kind of selection (see `ConsumerHandle._run`),
+    // and out of line the recording cost a closure context per call.
+    @inlinable @inline(__always)
     func record<R>(_ body: () throws -> R) rethrows -> R {
         // NB: installed unretained: `self` is alive for this call, and the
         // outer recorder for its own installer's.
