@@ -251,6 +251,7 @@ internal struct _ConsumerRegistry<State> {
         precondition(live == count, "FastStore: live count out of sync")
         precondition(unconditional.count <= live, "FastStore: stale unconditional consumers")
         precondition(index._wholeCountHolds, "FastStore: the reader index miscounts the nodes read whole")
+        precondition(index._elementReadersDisjoint, "FastStore: an element's readers in both of the index's maps")
         precondition(index.registrationCount == registrations, "FastStore: stale reader registrations")
         #endif
     }

@@ -18,6 +18,14 @@ internal struct _ReaderIndex {
         // properties costs more than the lookup it guards.
         @exclusivity(unchecked) @usableFromInline var whole = _ReaderSet()
         @exclusivity(unchecked) @usableFromInline var member = _ReaderSet()
+        /// Readers of elements that one consumer reads, by element.
+        ///
+        /// NB: apart from `elements`: an id is a word where a reader set
+        /// takes two (its tag), and a row consumer's element is usually
+        /// read by that consumer alone (13 bytes per row consumer).
+        @exclusivity(unchecked) @usableFromInline var soleElementReaders: [_ElementKey: Int] = [:]
+        /// Readers of elements that two or more consumers read, by element
+        /// (never an element of `soleElementReaders`).
         @exclusivity(unchecked) @usableFromInline var elements: [_ElementKey: _ReaderSet] = [:]
         /// Readers of stored fields, by field. NB: a write scans these
         /// linearly for overlaps; there are at most as many as the node's
@@ -26,7 +34,49 @@ internal struct _ReaderIndex {
 
         @inlinable init() {}
 
-        @inlinable var isEmpty: Bool { whole.isEmpty && member.isEmpty && elements.isEmpty && fields.isEmpty }
+        @inlinable var isEmpty: Bool {
+            whole.isEmpty && member.isEmpty && soleElementReaders.isEmpty && elements.isEmpty && fields.isEmpty
+        }
+
+        /// Registers `id` as a reader of element `key`.
+        @inlinable
+        func insertElementReader(_ key: _ElementKey, _ id: Int) {
+            if let sole = soleElementReaders.removeValue(forKey: key) {
+                var ids = _ReaderSet()
+                ids.insert(sole)
+                ids.insert(id)
+                elements[key] = ids
+            } else if !elements.isEmpty, elements[key] != nil {
+                elements[key]!.insert(id)
+            } else {
+                soleElementReaders[key] = id
+            }
+        }
+
+        /// Unregisters `id` as a reader of element `key`.
+        @inlinable
+        func removeElementReader(_ key: _ElementKey, _ id: Int) {
+            if let sole = soleElementReaders[key] {
+                if sole == id { soleElementReaders.removeValue(forKey: key) }
+            } else if var ids = elements.removeValue(forKey: key) {
+                ids.remove(id)
+                if let last = ids.sole {
+                    soleElementReaders[key] = last
+                } else if !ids.isEmpty {
+                    elements[key] = ids
+                }
+            }
+        }
+
+        /// Appends the readers of element `key` to `candidates`.
+        @inlinable
+        func appendElementReaders(_ key: _ElementKey, to candidates: inout [Int]) {
+            if let sole = soleElementReaders[key] {
+                candidates.append(sole)
+            } else if !elements.isEmpty {
+                elements[key]?.append(to: &candidates)
+            }
+        }
     }
 
     @usableFromInline var nodes: [NodeID: _Readers] = [:]
@@ -54,7 +104,7 @@ internal struct _ReaderIndex {
             if readers.whole.isEmpty { _nodesReadWhole &+= 1 }
             readers.whole.insert(id)
         case .member: readers.member.insert(id)
-        case .element(let key): readers.elements[key, default: _ReaderSet()].insert(id)
+        case .element(let key): readers.insertElementReader(key, id)
         case .field(let range): readers.fields[range, default: _ReaderSet()].insert(id)
         }
     }
@@ -72,11 +122,7 @@ internal struct _ReaderIndex {
             readers.whole.remove(id)
             if wasRead && readers.whole.isEmpty { _nodesReadWhole &-= 1 }
         case .member: readers.member.remove(id)
-        case .element(let key):
-            if var ids = readers.elements.removeValue(forKey: key) {
-                ids.remove(id)
-                if !ids.isEmpty { readers.elements[key] = ids }
-            }
+        case .element(let key): readers.removeElementReader(key, id)
         case .field(let range):
             if var ids = readers.fields.removeValue(forKey: range) {
                 ids.remove(id)
@@ -108,10 +154,11 @@ internal struct _ReaderIndex {
             break
         case .content:
             readers.member.append(to: &candidates)
+            for id in readers.soleElementReaders.values { candidates.append(id) }
             for ids in readers.elements.values { ids.append(to: &candidates) }
             for ids in readers.fields.values { ids.append(to: &candidates) }
         case .element(let key):
-            readers.elements[key]?.append(to: &candidates)
+            readers.appendElementReaders(key, to: &candidates)
         case .field(let range):
             readers.member.append(to: &candidates)
             for (field, ids) in readers.fields where field.overlaps(range) {
@@ -127,13 +174,20 @@ internal struct _ReaderIndex {
         _nodesReadWhole == nodes.values.reduce(0) { $0 + ($1.whole.isEmpty ? 0 : 1) }
     }
 
+    /// Whether no element has readers in both of a node's element maps (an
+    /// invariant check).
+    @usableFromInline
+    var _elementReadersDisjoint: Bool {
+        nodes.values.allSatisfy { readers in readers.soleElementReaders.keys.allSatisfy { readers.elements[$0] == nil } }
+    }
+
     /// The number of (node, kind, reader) registrations, for invariant
     /// checks and tests.
     @usableFromInline
     var registrationCount: Int {
         nodes.values.reduce(0) { total, readers in
             total + readers.whole.count + readers.member.count
-                + readers.elements.values.reduce(0) { $0 + $1.count }
+                + readers.soleElementReaders.count + readers.elements.values.reduce(0) { $0 + $1.count }
                 + readers.fields.values.reduce(0) { $0 + $1.count }
         }
     }
@@ -145,7 +199,9 @@ internal struct _ReaderIndex {
         switch dependency.kind {
         case .whole: return readers.whole.contains(id)
         case .member: return readers.member.contains(id)
-        case .element(let key): return readers.elements[key]?.contains(id) ?? false
+        case .element(let key):
+            if let sole = readers.soleElementReaders[key] { return sole == id }
+            return readers.elements[key]?.contains(id) ?? false
         case .field(let range): return readers.fields[range]?.contains(id) ?? false
         }
     }

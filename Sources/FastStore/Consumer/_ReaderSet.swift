@@ -89,6 +89,13 @@ internal struct _ReaderSet {
         }
     }
 
+    /// The one id, when there is exactly one.
+    @inlinable
+    var sole: Int? {
+        if case .one(let id) = _storage { return id }
+        return nil
+    }
+
     @inlinable
     func contains(_ id: Int) -> Bool {
         switch _storage {
