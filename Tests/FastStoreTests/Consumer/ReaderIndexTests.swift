@@ -7,8 +7,9 @@ import Testing
 /// reader) registrations): random registrations and removals of element,
 /// whole, member and field readers on a few nodes, many readers sharing a
 /// few elements (so element readers move between the one-reader map and
-/// the reader sets, both ways), then every write kind's affected readers
-/// compared with the model's.
+/// the reader sets, both ways, and groups of readers between the set's
+/// inline, array and hashed forms), then every write kind's affected
+/// readers compared with the model's.
 @Suite("Reader index")
 struct ReaderIndexTests {
     @Test func collectMatchesAReferenceModel() {
@@ -26,9 +27,11 @@ struct ReaderIndexTests {
             default: return .element(_ElementKey(Int.random(in: 0 ..< 4, using: &generator)))
             }
         }
-        for step in 0 ..< 4_000 {
+        for step in 0 ..< 6_000 {
             let dependency = _Dependency(node: nodes.randomElement(using: &generator)!, kind: randomRead())
-            let reader = Int.random(in: 0 ..< 12, using: &generator)
+            // NB: up to 40 readers, so that a group of readers grows past
+            // the short array into a set and shrinks back.
+            let reader = Int.random(in: 0 ..< 40, using: &generator)
             let registration = _Dependency.Registration(dependency: dependency, reader: reader)
             if model.contains(registration) {
                 index.remove(dependency, reader: reader)
