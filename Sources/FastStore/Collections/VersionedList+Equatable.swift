@@ -2,6 +2,15 @@ extension VersionedList: Equatable where Element: Equatable {
     /// Whether two lists hold equal elements in the same order. Records a
     /// read of both whole lists.
     ///
+    /// Like `Array`'s `==`, which is `true` for two arrays sharing storage
+    /// without comparing their elements, an element two versions of a list
+    /// share (in a shared node, or in the same slot: not written since the
+    /// versions parted) is equal without being compared. So for an element
+    /// type whose `==` is not reflexive (a `Double.nan` field), two versions
+    /// can be equal where arrays built apart from the same elements are
+    /// not; an element written since (even with an equal value) is
+    /// compared.
+    ///
     /// - Complexity: O(1) for the same version; when the two share nodes
     ///   (versions of one list), O(d × log n) for d differing leaves, since
     ///   shared subtrees are equal without looking inside; O(n) otherwise.

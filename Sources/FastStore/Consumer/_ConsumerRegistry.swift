@@ -32,7 +32,8 @@ internal struct _ConsumerRegistry<State> {
     @inlinable
     mutating func register(_ make: (Int) -> ConsumerHandle<State>) -> ConsumerHandle<State> {
         // NB: a handle keeps its id in 32 bits.
-        precondition(ordered.count < Int(UInt32.max),
+        // NB: compared as 64-bit: `Int(UInt32.max)` traps where `Int` is 32 bits.
+        precondition(UInt64(ordered.count) < UInt64(UInt32.max),
                      "FastStore: a StateConsumer holds at most 4,294,967,295 consumers, removed ones included until it compacts")
         let handle = make(ordered.count)
         handle.registry = number

@@ -22,6 +22,24 @@ struct VersionedListEqualityTests {
         check(initialCount: initialCount, seed: 0xE0_A2) { "a value held on the heap, number \($0)" }
     }
 
+    /// The documented rule: an element two versions share is equal without
+    /// being compared, as `Array` treats shared storage, so a NaN element
+    /// left unwritten does not make two versions unequal; once written it
+    /// is compared. (The hostile review's case: a NaN beside a written
+    /// element, in a leaf with explicit slots.)
+    @Test func anElementTheVersionsShareIsEqualWithoutBeingCompared() {
+        struct Sample: Equatable { var name: String; var x: Double }
+        let heap = String(repeating: "x", count: 40)
+        var list = VersionedList([Sample(name: heap, x: .nan), Sample(name: heap, x: 1)])
+        list[1].x = 1
+        let before = list
+        list[1].x = 1
+        #expect(Array(before) != Array(list), "arrays built apart compare the NaN")
+        #expect(before == list, "the NaN element is the same slot in both")
+        list[0].x = .nan
+        #expect(before != list, "a written NaN element is compared")
+    }
+
     func check<Element: Equatable>(initialCount: Int, seed fallback: UInt64, _ make: (Int) -> Element) {
         var generator = SeededGenerator.fromEnvironment(fallback: fallback &+ UInt64(initialCount))
         let seed = generator.seed
