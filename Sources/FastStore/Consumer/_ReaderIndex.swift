@@ -46,9 +46,7 @@ internal struct _ReaderIndex {
                 ids.insert(sole)
                 ids.insert(id)
                 elements[key] = ids
-            } else if !elements.isEmpty, elements[key] != nil {
-                elements[key]!.insert(id)
-            } else {
+            } else if elements[key]?.insert(id) == nil {
                 soleElementReaders[key] = id
             }
         }

@@ -25,8 +25,8 @@ struct VersionedListEqualityTests {
     /// The documented rule: an element two versions share is equal without
     /// being compared, as `Array` treats shared storage, so a NaN element
     /// left unwritten does not make two versions unequal; once written it
-    /// is compared. (The hostile review's case: a NaN beside a written
-    /// element, in a leaf with explicit slots.)
+    /// is compared (a NaN beside a written element, in a leaf with
+    /// explicit slots).
     @Test func anElementTheVersionsShareIsEqualWithoutBeingCompared() {
         struct Sample: Equatable { var name: String; var x: Double }
         let heap = String(repeating: "x", count: 40)
