@@ -3,7 +3,7 @@ import BenchCore
 
 /// The results as RESULTS.md: every figure, markdown.
 public enum Report {
-    public static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks delivered", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
+    public static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "mean", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks delivered", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
     static let strategyColumn = 3, medianColumn = 4
 
     public static func rows(_ results: [CellResult]) -> [[String]] {
@@ -12,7 +12,7 @@ public enum Report {
             let speedup = reference.map { Format.ratio($0.medianNs / max(r.medianNs, 1)) } ?? "–"
             return [
                 r.profile, Format.grouped(r.entities), Format.grouped(r.consumers), r.strategy,
-                Format.duration(r.medianNs), Format.duration(r.p99Ns), Format.rate(r.throughput),
+                Format.duration(r.medianNs), Format.duration(r.p99Ns), mean(r), Format.rate(r.throughput),
                 Format.count(r.allocationsPerDispatch), Format.bytes(r.bytesPerDispatch),
                 Format.bytes(Double(r.consumerBytes)),
                 "\(Format.grouped(r.measuredCallbacks)) in \(Format.grouped(r.dispatches))",
@@ -20,6 +20,18 @@ public enum Report {
                 Format.count(r.evaluationsPerDispatch), speedup,
             ]
         }
+    }
+
+    /// The wall-clock time of the measured phase over its dispatches (the
+    /// inverse of the throughput), or a dash when nothing was measured.
+    ///
+    /// NB: beside the median because a strategy can spend its time in a
+    /// minority of dispatches (observation-lazy re-tracks a row only when
+    /// an action hits one): the median then shows the cheap majority, the
+    /// mean the work per dispatch. The mean also takes in the machine's
+    /// stalls, which the median ignores.
+    static func mean(_ r: CellResult) -> String {
+        r.throughput > 0 ? Format.duration(1e9 / r.throughput) : "–"
     }
 
     /// Whether `r` has the lowest median of its comparison (its profile at
@@ -106,7 +118,10 @@ public enum Report {
         out += "Bold: the fastest strategy (lowest median) of each profile at each size.\n\n"
         out += """
         Median and p99 are per dispatch (a burst's time divided by its size);
-        throughput is dispatches per second of wall clock over the measured phase;
+        throughput is dispatches per second of wall clock over the measured phase,
+        and mean its inverse: the wall-clock time per dispatch, which counts the
+        dispatches a median leaves out (a strategy whose cost falls on a few
+        dispatches has a low median and a higher mean) and the machine's stalls;
         allocations and bytes are jemalloc's counts over the measured phase divided
         by the dispatches; consumer bytes is the growth of jemalloc's live bytes from
         attaching the consumers to the end of the run; selector runs count every
