@@ -84,7 +84,7 @@ extension IdentifiedList {
         let new = VersionStamp.next()
         _list._makeRootUnique(stamp: new)
         let (leaf, offset) = _list._uniqueLeaf(containing: position, stamp: new)
-        leaf.slots[offset].written = new.rawValue
+        leaf.setWritten(offset, stamp: new.rawValue)
         leaf.elements[offset].element = element
         _list._endElementWrite(at: position)
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: new, element.id)

@@ -81,6 +81,16 @@ extension _ListNode where Element: Equatable {
                     for i in 0 ..< n where sx[i] != sy[i] && xs[i] != ys[i] { return false }
                     return true
                 }
+                if !a._hasExplicitSlots && !b._hasExplicitSlots && a.slotBase == b.slotBase {
+                    // Two implicit leaves of one build: their slots differ
+                    // at most where either had its one element written.
+                    let i = a._header.pointee.writtenIndex, j = b._header.pointee.writtenIndex
+                    if i >= 0 && a.slot(i) != b.slot(i) && xs[i] != ys[i] { return false }
+                    if j >= 0 && j != i && a.slot(j) != b.slot(j) && xs[j] != ys[j] { return false }
+                    return true
+                }
+                for i in 0 ..< n where a.slot(i) != b.slot(i) && xs[i] != ys[i] { return false }
+                return true
             }
             for i in 0 ..< n where xs[i] != ys[i] { return false }
             return true

@@ -125,7 +125,7 @@ extension VersionedList {
         _usagePrecondition(position >= 0 && position < _root.count, "Index out of range")
         let (old, new) = _beginWrite()
         let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
-        leaf.slots[offset].written = new.rawValue
+        leaf.setWritten(offset, stamp: new.rawValue)
         return (old, new, leaf, offset)
     }
 

@@ -46,6 +46,11 @@ extension _ListNode {
                              "VersionedList: root leaf of capacity \(itemCapacity) holding \(width)")
             }
             precondition(children.isEmpty && counts.isEmpty, "VersionedList: leaf with children")
+            if !_hasExplicitSlots {
+                let written = _header.pointee.writtenIndex
+                precondition(written >= -1 && written < Swift.max(count, 1) && (written < 0 || count > 0),
+                             "VersionedList: implicit slots with element \(written) written, of \(count)")
+            }
             for i in 0 ..< count {
                 let slot = self.slot(i)
                 identities.insert(slot.identity)

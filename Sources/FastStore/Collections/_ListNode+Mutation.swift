@@ -21,6 +21,29 @@ extension _ListNode {
         }
     }
 
+    /// Makes the leaf `node` unique (copying it if shared) and stamps it,
+    /// for a write of its element at `offset` only: a leaf whose slots are
+    /// implicit keeps them when no other element of it was written since
+    /// it was built (the write is then recorded in its header, see
+    /// `setWritten`), so the first write to a bulk-built leaf needs no
+    /// slot storage and, in a draining store, takes a spare of the same
+    /// layout instead of allocating. Otherwise as ``makeUnique(_:stamp:)``.
+    ///
+    /// - Complexity: as ``makeUnique(_:stamp:)``.
+    @inlinable @inline(__always)
+    static func makeUniqueForElementWrite(_ node: inout _ListNode, offset: Int, stamp: VersionStamp) {
+        let header = node._header
+        let keepsImplicit = header.pointee.explicitSlots == 0
+            && (header.pointee.writtenIndex < 0 || header.pointee.writtenIndex == offset)
+        if !isKnownUniquelyReferenced(&node) {
+            node = keepsImplicit ? node._copyForWriteKeepingImplicitSlots(stamp: stamp) : node._copyForWrite(stamp: stamp)
+        } else if header.pointee.explicitSlots == 0 && !keepsImplicit {
+            node = node._relocated(stamp: stamp, capacity: node.itemCapacity, explicitSlots: true, moving: true)
+        } else {
+            node.stamp = stamp
+        }
+    }
+
     /// Makes child `k` of this (unique) node unique, stamps it, and returns it.
     @inlinable @inline(__always)
     func uniqueChild(_ k: Int, stamp: VersionStamp) -> _ListNode {
@@ -30,19 +53,24 @@ extension _ListNode {
 
     /// Walks from this (unique, stamped) node down to the leaf holding
     /// `index`, copying shared nodes on the way, and returns that leaf with
-    /// the element's offset in it.
+    /// the element's offset in it: for a write of that element alone (its
+    /// slot through `setWritten`, its value in place). A leaf below the
+    /// root may keep implicit slots (see `makeUniqueForElementWrite`).
     ///
     /// - Complexity: O(log n); copies at most one node per level.
     @inlinable
     func uniqueLeaf(containing index: Int, stamp: VersionStamp) -> (leaf: _ListNode, offset: Int) {
         var node = self
         var offset = index
-        while node.height > 0 {
+        while node.height > 1 {
             let (k, o) = node.child(containing: offset)
             node = node.uniqueChild(k, stamp: stamp)
             offset = o
         }
-        return (node, offset)
+        guard node.height == 1 else { return (node, offset) }
+        let (k, o) = node.child(containing: offset)
+        _ListNode.makeUniqueForElementWrite(&node.children[k], offset: o, stamp: stamp)
+        return (node.children[k], o)
     }
 
     // MARK: Insertion

@@ -165,30 +165,50 @@ extension _ListNode {
     }
 
     /// A copy of this shared node for a write, stamped `stamp`, with the
-    /// same capacity, explicit slots and items (retained): in the storage
-    /// of a spare node when the draining store's recycler has one, and
-    /// this node kept for the recycler (see `_NodeRecycler`).
+    /// same capacity and items (retained) and explicit slots: in the
+    /// storage of a spare node of that layout when the draining store's
+    /// recycler has one, and this node kept for the recycler (see
+    /// `_NodeRecycler`).
     ///
     /// - Complexity: O(width); one allocation when no spare fits.
     @inlinable
     func _copyForWrite(stamp: VersionStamp) -> _ListNode {
+        _copyForWrite(stamp: stamp, explicitSlots: true)
+    }
+
+    /// ``_copyForWrite(stamp:)`` for a leaf whose slots are implicit, the
+    /// copy keeping them (and the one written element's, see
+    /// `makeUniqueForElementWrite`).
+    @inlinable
+    func _copyForWriteKeepingImplicitSlots(stamp: VersionStamp) -> _ListNode {
+        _copyForWrite(stamp: stamp, explicitSlots: false)
+    }
+
+    // NB: one body for both, inlined into each with `explicitSlots` a
+    // constant, so that the other layout's branches fold away.
+    @inlinable @inline(__always)
+    func _copyForWrite(stamp: VersionStamp, explicitSlots explicit: Bool) -> _ListNode {
         guard let recycler = _TrackingContext._recycler else {
-            return _relocated(stamp: stamp, capacity: itemCapacity, explicitSlots: true, moving: false)
+            return _relocated(stamp: stamp, capacity: itemCapacity, explicitSlots: explicit, moving: false)
         }
         return recycler._withUnsafeGuaranteedRef { recycler in
             let node: _ListNode
-            let shape = _NodeRecycler._shape(height: height, capacity: itemCapacity)
+            let shape = _NodeRecycler._shape(height: height, capacity: itemCapacity, explicitSlots: explicit)
             if let spare = recycler.take(like: self, shape: shape) {
                 node = spare
                 node.stamp = stamp
-                node._header.pointee.slotBase = 0
             } else {
-                node = _ListNode._make(height: height, capacity: itemCapacity, explicitSlots: true, stamp: stamp)
+                node = _ListNode._make(height: height, capacity: itemCapacity, explicitSlots: explicit, stamp: stamp)
             }
-            _relocateItems(into: node, explicit: true, moving: false)
-            // NB: a leaf with implicit slots has no room for slots: no copy
-            // could take its storage.
-            if _hasExplicitSlots && _ListNode._isRecyclable(capacity: itemCapacity) && recycler.wants(stamp: self.stamp) {
+            _relocateItems(into: node, explicit: explicit, moving: false)
+            // NB: kept only when of the copy's layout, so that each layout's
+            // spares come from copies of that layout, as many as they take.
+            // A leaf whose implicit slots the copy made explicit (a second
+            // element written) has no room for slots: a copy of its layout
+            // (implicit) is rarer, and its storage would wait among the
+            // spares while every take looked past it.
+            if _hasExplicitSlots == explicit && _ListNode._isRecyclable(capacity: itemCapacity)
+                && recycler.wants(stamp: self.stamp) {
                 recycler.keep(self, shape: shape)
             }
             return node
@@ -216,10 +236,18 @@ extension _ListNode {
             }
             if _hasExplicitSlots {
                 node._slotsPointer.initialize(from: _slotsPointer, count: n)
+                node._header.pointee.slotBase = 0
             } else if explicit {
                 let base = slotBase
                 let target = node._slotsPointer
                 for i in 0 ..< n { (target + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i))) }
+                let written = _header.pointee.writtenIndex
+                if written >= 0 { target[written].written = _header.pointee.writtenStamp }
+                node._header.pointee.slotBase = 0
+            } else {
+                node._header.pointee.slotBase = slotBase
+                node._header.pointee.writtenIndex = _header.pointee.writtenIndex
+                node._header.pointee.writtenStamp = _header.pointee.writtenStamp
             }
         } else {
             if moving {

@@ -25,7 +25,7 @@ internal struct _ListSlot: Hashable, Sendable {
 /// The fixed part of a ``_ListNode``; its items follow it in the same
 /// allocation (see `_ListNode+Storage.swift`).
 ///
-/// NB: eight words, so the items start 16-byte aligned after the object's
+/// NB: ten words, so the items start 16-byte aligned after the object's
 /// own two words.
 @usableFromInline
 internal struct _ListNodeHeader<Element> {
@@ -46,6 +46,14 @@ internal struct _ListNodeHeader<Element> {
     /// `_ListSlot(fresh: slotBase + i)`: a bulk-built leaf whose elements
     /// were never written.
     @usableFromInline var slotBase: UInt64
+    /// While a leaf's slots are implicit: the offset of the one element
+    /// written since the leaf was built, or -1. Its slot is
+    /// `_ListSlot(identity: slotBase + writtenIndex, written: writtenStamp)`;
+    /// a write of a second element makes the slots explicit (see
+    /// `makeUniqueForElementWrite`).
+    @usableFromInline var writtenIndex: Int
+    /// The last write stamp of the element at `writtenIndex`.
+    @usableFromInline var writtenStamp: UInt64
     /// The attached folds' columns (see `_ListFoldColumn`): in a branch,
     /// each child's summaries; in a root leaf, the folds' names; nil in a
     /// tree without folds and in non-root leaves.
@@ -60,6 +68,8 @@ internal struct _ListNodeHeader<Element> {
         self.capacity = capacity
         self.explicitSlots = explicitSlots ? 1 : 0
         self.slotBase = slotBase
+        self.writtenIndex = -1
+        self.writtenStamp = 0
         self.folds = nil
     }
 }
@@ -192,7 +202,27 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
     /// Slot `i` of this leaf.
     @inlinable @inline(__always)
     func slot(_ i: Int) -> _ListSlot {
-        _header.pointee.explicitSlots == 0 ? _ListSlot(fresh: slotBase &+ UInt64(i)) : _slotsPointer[i]
+        if _header.pointee.explicitSlots != 0 { return _slotsPointer[i] }
+        let identity = slotBase &+ UInt64(i)
+        return _ListSlot(identity: identity, written: i == _header.pointee.writtenIndex ? _header.pointee.writtenStamp : identity)
+    }
+
+    /// Marks element `i` of this (unique) leaf written by the write
+    /// `stamp`. A leaf with implicit slots must have no written element
+    /// but this one (`makeUniqueForElementWrite` sees to it).
+    @inlinable @inline(__always)
+    func setWritten(_ i: Int, stamp: UInt64) {
+        if _header.pointee.explicitSlots != 0 {
+            _slotsPointer[i].written = stamp
+        } else {
+            // NB: checked in every build (one comparison, on this path
+            // only): a lost write stamp would hide the write from the diff.
+            precondition(
+                _header.pointee.writtenIndex < 0 || _header.pointee.writtenIndex == i,
+                "VersionedList: internal error: a second written element in a leaf with implicit slots")
+            _header.pointee.writtenIndex = i
+            _header.pointee.writtenStamp = stamp
+        }
     }
 
     /// Calls `body` with this leaf's slots (materialized in temporary
@@ -205,9 +235,10 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
         }
         let base = slotBase
         return try withUnsafeTemporaryAllocation(of: _ListSlot.self, capacity: n) { buffer in
-            for i in 0 ..< n {
-                (buffer.baseAddress.unsafelyUnwrapped + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i)))
-            }
+            let target = buffer.baseAddress.unsafelyUnwrapped
+            for i in 0 ..< n { (target + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i))) }
+            let written = _header.pointee.writtenIndex
+            if written >= 0 { target[written].written = _header.pointee.writtenStamp }
             return try body(UnsafeBufferPointer(buffer))
         }
     }

@@ -112,10 +112,15 @@ internal final class _NodeRecycler {
     /// spares hold at most `limit` times this much storage.
     @inlinable static var maxItemBytes: Int { 4_096 }
 
-    /// The shape of a list node with `height` and `capacity` (kept only
-    /// with explicit slots).
+    /// The shape of a list node with `height`, `capacity` and explicit
+    /// slots or not: what a copy taking its storage must match.
+    ///
+    /// NB: in 32 bits, for 32-bit platforms: a capacity is at most 65 and
+    /// a height below 64.
     @inlinable @inline(__always)
-    static func _shape(height: Int, capacity: Int) -> Int { height &<< 32 | capacity }
+    static func _shape(height: Int, capacity: Int, explicitSlots: Bool) -> Int {
+        height &<< 24 | (explicitSlots ? 0 : 1 &<< 16) | capacity
+    }
 
     /// The class of `object`, read from the object.
     // NB: not `ObjectIdentifier(Node.self)`: for a generic class in code

@@ -128,6 +128,56 @@ import Testing
         subscription.cancel()
     }
 
+    /// A bulk-built list's leaves keep implicit slots through their first
+    /// written element: the copy of such a leaf takes the storage of one an
+    /// earlier drain replaced (same layout) instead of allocating, so a
+    /// dispatch that writes a leaf nobody wrote before reuses a spare for
+    /// every node of its path. Each version still tells exactly what was
+    /// written, and a kept version never changes.
+    @Test func firstWritesToBulkBuiltLeavesReuseSpares() {
+        // 16,384 rows: 1,024 leaves under a list of height 3, so a write
+        // copies the state's box and four list nodes.
+        let rowCount = 16_384
+        var plain = (0 ..< rowCount).map(Row.init)
+        let store = Store<State, Edit>(state: State(Doc(rows: VersionedList(plain))), reducer: Self.reduce)
+        // Element 3 of leaf 3k (mod the leaves): a leaf no earlier dispatch wrote.
+        func index(_ k: Int) -> Int { (3 * k % (rowCount / 16)) * 16 + 3 }
+
+        // Nothing holds the replaced states: every copy can take a spare.
+        let warmUp = 10, writes = 300
+        var reusesAfterWarmUp = 0
+        for k in 0 ..< writes {
+            store.dispatch(.set(index(k), -k))
+            plain[index(k)] = Row(-k)
+            if k == warmUp - 1 { reusesAfterWarmUp = store._recycler.reuses }
+        }
+        let reused = store._recycler.reuses - reusesAfterWarmUp
+        #expect(reused == 5 * (writes - warmUp), "\(reused) spares taken for \(writes - warmUp) writes of 5 nodes each")
+        #expect(Self.sameValues(store.state.rows, plain))
+
+        // Versions kept across such writes: each tells exactly what was
+        // written, and none changes.
+        var kept: [(state: State, plain: [Row])] = []
+        for k in writes ..< writes + 40 {
+            let old = store.state
+            store.dispatch(.set(index(k), -k))
+            plain[index(k)] = Row(-k)
+            let changes = store.state.rows.difference(from: old.rows)
+            #expect(changes.updated == [index(k)] && changes.inserted.isEmpty && changes.removed.isEmpty,
+                    "write \(k) at \(index(k)): \(changes)")
+            kept.append((old, plain))
+            kept[kept.count - 1].plain[index(k)] = old.rows[index(k)]
+        }
+        for entry in kept { #expect(Self.sameValues(entry.state.rows, entry.plain)) }
+        // A second element of a written leaf makes its slots explicit:
+        // still exactly that element reported, the first one kept.
+        let old = store.state
+        store.dispatch(.set(4, 1))
+        plain[4] = Row(1)
+        #expect(store.state.rows.difference(from: old.rows).updated == [4])
+        #expect(Self.sameValues(store.state.rows, plain))
+    }
+
     /// The values a drain replaced are released by the time it ends, as
     /// without the recycler: a node emptied for reuse releases its items.
     @Test(arguments: [false, true])
