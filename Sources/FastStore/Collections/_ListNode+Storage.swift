@@ -181,7 +181,10 @@ extension _ListNode {
     /// `makeUniqueForElementWrite`).
     @inlinable
     func _copyForWriteKeepingImplicitSlots(stamp: VersionStamp) -> _ListNode {
-        _copyForWrite(stamp: stamp, explicitSlots: false)
+        #if FASTSTORE_INTERNAL_CHECKS
+        precondition(height == 0 && !_hasExplicitSlots, "VersionedList: an implicit-slot copy of a node with slots")
+        #endif
+        return _copyForWrite(stamp: stamp, explicitSlots: false)
     }
 
     // NB: one body for both, inlined into each with `explicitSlots` a
