@@ -43,8 +43,8 @@ internal struct _ListNodeHeader<Element> {
     /// implicit (see `slotBase`). Always 1 in branches (unused).
     @usableFromInline let explicitSlots: Int
     /// While a leaf's slots are implicit, slot `i` is
-    /// `_ListSlot(fresh: slotBase + i)`: a bulk-built leaf whose elements
-    /// were never written.
+    /// `_ListSlot(fresh: slotBase + i)` (a bulk-built leaf), except the
+    /// written element's (see `writtenIndex`).
     @usableFromInline var slotBase: UInt64
     /// While a leaf's slots are implicit: the offset of the one element
     /// written since the leaf was built, or -1. Its slot is

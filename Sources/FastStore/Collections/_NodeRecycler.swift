@@ -132,7 +132,8 @@ internal final class _NodeRecycler {
     /// Keeps `node`, which a copy for a write has just replaced, until
     /// ``settle()``. `Node` must be its dynamic class (a final class), and
     /// `shape` what a copy's storage must match beyond the class (a list
-    /// node's height and capacity, see ``_shape(height:capacity:explicitSlots:)``).
+    /// node's height, capacity and slot layout, see
+    /// ``_shape(height:capacity:explicitSlots:)``).
     ///
     /// - Complexity: O(1).
     @inlinable @inline(__always)
