@@ -48,7 +48,7 @@ extension _ListNode {
             precondition(children.isEmpty && counts.isEmpty, "VersionedList: leaf with children")
             if !_hasExplicitSlots {
                 let written = _header.pointee.writtenIndex
-                precondition(written >= -1 && written < Swift.max(count, 1) && (written < 0 || count > 0),
+                precondition(written == -1 || (0 ..< count).contains(written),
                              "VersionedList: implicit slots with element \(written) written, of \(count)")
             }
             for i in 0 ..< count {

@@ -233,14 +233,20 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
         if _header.pointee.explicitSlots != 0 {
             return try withExtendedLifetime(self) { try body(UnsafeBufferPointer(start: _slotsPointer, count: n)) }
         }
-        let base = slotBase
         return try withUnsafeTemporaryAllocation(of: _ListSlot.self, capacity: n) { buffer in
-            let target = buffer.baseAddress.unsafelyUnwrapped
-            for i in 0 ..< n { (target + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i))) }
-            let written = _header.pointee.writtenIndex
-            if written >= 0 { target[written].written = _header.pointee.writtenStamp }
+            _initializeImplicitSlots(buffer.baseAddress.unsafelyUnwrapped)
             return try body(UnsafeBufferPointer(buffer))
         }
+    }
+
+    /// Writes this leaf's implicit slots (its written element's included)
+    /// into `target[0 ..< width]`, uninitialized.
+    @inlinable @inline(__always)
+    func _initializeImplicitSlots(_ target: UnsafeMutablePointer<_ListSlot>) {
+        let base = slotBase
+        for i in 0 ..< width { (target + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i))) }
+        let written = _header.pointee.writtenIndex
+        if written >= 0 { target[written].written = _header.pointee.writtenStamp }
     }
 
     // MARK: Shape
@@ -347,58 +353,3 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
 // NB: no `Sendable` conformance: `ManagedBuffer` is explicitly not
 // `Sendable`. The lists that hold nodes are `@unchecked Sendable` (a node is
 // shared between threads only while no one writes it in place).
-
-/// The items of one kind a ``_ListNode`` holds (its elements, slots,
-/// children or counts), read and written in place.
-///
-/// Holds the node, so the items stay valid while the view lives. Writing
-/// through a view is allowed only while the node is uniquely referenced
-/// (as for the node's other fields).
-@usableFromInline
-internal struct _NodeLane<Element, Item>: RandomAccessCollection {
-    @usableFromInline let _node: _ListNode<Element>
-    @usableFromInline let _base: UnsafeMutablePointer<Item>
-    @usableFromInline let _count: Int
-
-    @inlinable @inline(__always)
-    init(_ node: _ListNode<Element>, _ base: UnsafeMutablePointer<Item>, _ count: Int) {
-        _node = node
-        _base = base
-        _count = count
-    }
-
-    @inlinable var startIndex: Int { 0 }
-    @inlinable var endIndex: Int { _count }
-    @inlinable var count: Int { _count }
-    @inlinable var isEmpty: Bool { _count == 0 }
-
-    @inlinable @inline(__always) func index(after i: Int) -> Int { i &+ 1 }
-    @inlinable @inline(__always) func index(before i: Int) -> Int { i &- 1 }
-
-    @inlinable
-    subscript(position: Int) -> Item {
-        @inline(__always) get {
-            precondition(position >= 0 && position < _count, "_NodeLane: index out of range")
-            return _base[position]
-        }
-        @inline(__always) nonmutating set {
-            precondition(position >= 0 && position < _count, "_NodeLane: index out of range")
-            _base[position] = newValue
-        }
-        @inline(__always) nonmutating _modify {
-            precondition(position >= 0 && position < _count, "_NodeLane: index out of range")
-            yield &_base[position]
-        }
-    }
-
-    /// Calls `body` with the items, contiguous.
-    @inlinable
-    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Item>) throws -> R) rethrows -> R {
-        try withExtendedLifetime(_node) { try body(UnsafeBufferPointer(start: _base, count: _count)) }
-    }
-
-    @inlinable
-    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Item>) throws -> R) rethrows -> R? {
-        try withUnsafeBufferPointer(body)
-    }
-}
