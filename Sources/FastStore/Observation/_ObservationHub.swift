@@ -43,7 +43,12 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     var byDependency: [_Dependency: Int] = [:]
     var nextID = 0
     /// The number of registrations: a publish with none skips the lock.
-    let registrationCount = ManagedAtomic<Int>(0)
+    @usableFromInline let registrationCount = ManagedAtomic<Int>(0)
+
+    /// Whether any registration is live or dormant: when not, a drain's
+    /// writes have nobody to tell, and the drain does not call ``publish``
+    /// (whose arguments it would retain for the call).
+    @inlinable var hasRegistrations: Bool { registrationCount.load(ordering: .relaxed) > 0 }
     /// The number of registrations past which the next registration first
     /// drops the dormant ones (see `_Entry`).
     var sweepThreshold = 1_024
@@ -308,7 +313,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     ///   affected registrations).
     @usableFromInline
     func publish(_ writes: [(node: NodeID, kind: _WriteKind)], from publication: _Publication, generation: UInt64) {
-        guard registrationCount.load(ordering: .relaxed) > 0, !writes.isEmpty else { return }
+        guard hasRegistrations, !writes.isEmpty else { return }
         var ids: [Int] = []
         var affected: [KeyPath<_ObservationHub, Int>] = []
         var recent: [Int] = []

@@ -124,7 +124,10 @@ extension Store {
                 // Versioned state: the observers of what the drain wrote,
                 // and the whole state's only when the writes do not account
                 // for the step (the root was replaced).
-                _ObservationHub.shared.publish(changes.writes, from: _publication, generation: generation)
+                let hub = _ObservationHub.shared
+                if hub.hasRegistrations {
+                    hub.publish(changes.writes, from: _publication, generation: generation)
+                }
                 if !changes.isChained {
                     _notifyWholeStateObservers(&replaced)
                 }
