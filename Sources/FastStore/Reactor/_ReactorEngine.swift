@@ -224,16 +224,40 @@ final class _ReactorEngine<R: Reactor> {
 
 /// One observer of a reactor's states.
 ///
-/// NB: `@unchecked Sendable`: `cancelled` is atomic; `receive` is called
-/// only on the main actor.
+/// Cancelling drops the closure at once: the engine removes a cancelled
+/// observer only at its next publication, and until then the closure
+/// (which may capture the reactor, or a view whose bag holds it) must not
+/// keep anything alive.
+///
+/// NB: `@unchecked Sendable`: `cancelled` is atomic; `_receive` is guarded
+/// by `lock` (cancelled from any thread, called only on the main actor).
 final class _ReactorObserver<State>: @unchecked Sendable {
     private let cancelled = ManagedAtomic<Bool>(false)
-    let receive: (State) -> Void
+    private let lock = _Lock()
+    private var _receive: ((State) -> Void)?
 
-    init(receive: @escaping (State) -> Void) { self.receive = receive }
+    init(receive: @escaping (State) -> Void) { _receive = receive }
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
-    func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    /// Calls the closure, unless cancelled (outside the lock: it may
+    /// cancel this observer or send an action).
+    func receive(_ state: State) {
+        guard let receive = lock.withLock({ _receive }) else { return }
+        receive(state)
+    }
+
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        let dropped = lock.withLock {
+            let receive = _receive
+            _receive = nil
+            return receive
+        }
+        // NB: released here, outside the lock (its captures' deinits may
+        // cancel other observers).
+        withExtendedLifetime(dropped) {}
+    }
 }
 
 /// What a reactor's engine must end when it goes: the pipes' tasks and

@@ -19,7 +19,14 @@ public enum NotificationThread: Sendable, Hashable {
 /// property) for as long as you want to be notified.
 public final class StoreSubscription: Hashable, Sendable {
     @usableFromInline let _cancelled = ManagedAtomic<Bool>(false)
-    private let _onCancel: @Sendable () -> Void
+    /// Run once by ``cancel()``, then dropped: it holds the subscriber's
+    /// entry, and through it the subscriber's closure, which may hold this
+    /// subscription (a subscriber that cancels itself).
+    ///
+    /// NB: `nonisolated(unsafe)`: read and cleared only by the one call of
+    /// `cancel()` that flips `_cancelled` (the exchange orders it after
+    /// `init`).
+    nonisolated(unsafe) private var _onCancel: (@Sendable () -> Void)?
 
     init(onCancel: @escaping @Sendable () -> Void) {
         _onCancel = onCancel
@@ -36,7 +43,9 @@ public final class StoreSubscription: Hashable, Sendable {
     /// subscriber itself.
     public func cancel() {
         if _cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
-        _onCancel()
+        let onCancel = _onCancel
+        _onCancel = nil
+        onCancel?()
     }
 
     /// Keeps the subscription in `set` (Combine's `AnyCancellable` habit).
