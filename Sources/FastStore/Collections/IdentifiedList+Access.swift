@@ -67,17 +67,21 @@ extension IdentifiedList {
                         element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
                     _list._insert(
                         _IdentifiedEntry(label: label, element: element), slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new)
+                    // Back at its position under its id: its value alone
+                    // may have changed.
+                    _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: _version, id)
                 } else {
                     _labels._setValue(nil, forKey: id)
+                    _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
                 }
-                _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
                 _list._checkAfterWrite()
             }
             yield &element
         }
     }
 
-    /// Writes `element` over the entry at `position` (same id) and journals it.
+    /// Writes `element` over the entry at `position`, which has the same id,
+    /// and journals it as a write of that element's value.
     @inlinable
     internal mutating func _update(_ element: Element, at position: Int) {
         let old = _version
@@ -87,7 +91,7 @@ extension IdentifiedList {
         leaf.setWritten(offset, stamp: new.rawValue)
         leaf.elements[offset].element = element
         _list._endElementWrite(at: position)
-        _Tracking.journalElementWrite(_list._nodeID, from: old, to: new, element.id)
+        _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: new, element.id)
         _list._checkAfterWrite()
     }
 
@@ -99,18 +103,22 @@ extension IdentifiedList {
     }
 
     /// The position of the element with `id`, or nil. Records a read of the
-    /// whole list (a position depends on every element before it).
+    /// list's structure (a position depends on which ids come before it,
+    /// not on their elements' values).
     ///
     /// - Complexity: O(log n) levels.
     @inlinable
     public func index(id: ID) -> Int? {
-        _Tracking.recordWholeRead(_list._nodeID)
+        _Tracking.recordStructureRead(_list._nodeID)
         return _position(of: id)
     }
 
-    /// The ids in order. Records a read of the whole list.
+    /// The ids in order. Records a read of the list's structure: a write
+    /// of an element's value under its id does not change it.
+    ///
+    /// - Complexity: O(n).
     public var ids: [ID] {
-        _Tracking.recordWholeRead(_list._nodeID)
+        _Tracking.recordStructureRead(_list._nodeID)
         var ids: [ID] = []
         ids.reserveCapacity(_list._count)
         _list._forEachLeaf { leaf in
@@ -342,26 +350,28 @@ extension IdentifiedList: RandomAccessCollection {
 
     @inlinable public var startIndex: Int { 0 }
 
-    /// The element count. Records a read of the whole list.
+    /// The element count. Records a read of the list's structure.
     @inlinable public var endIndex: Int {
-        _Tracking.recordWholeRead(_list._nodeID)
+        _Tracking.recordStructureRead(_list._nodeID)
         return _list._count
     }
 
-    /// The element count. Records a read of the whole list.
+    /// The element count. Records a read of the list's structure (a write
+    /// of an element's value under its id does not change it).
     @inlinable public var count: Int {
-        _Tracking.recordWholeRead(_list._nodeID)
+        _Tracking.recordStructureRead(_list._nodeID)
         return _list._count
     }
 
+    /// Whether the list is empty. Records a read of the list's structure.
     @inlinable public var isEmpty: Bool {
-        _Tracking.recordWholeRead(_list._nodeID)
+        _Tracking.recordStructureRead(_list._nodeID)
         return _list._count == 0
     }
 
-    /// The element count. Records a read of the whole list.
+    /// The element count. Records a read of the list's structure.
     @inlinable public var underestimatedCount: Int {
-        _Tracking.recordWholeRead(_list._nodeID)
+        _Tracking.recordStructureRead(_list._nodeID)
         return _list._count
     }
 

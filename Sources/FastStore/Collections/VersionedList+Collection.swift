@@ -6,31 +6,33 @@ extension VersionedList: RandomAccessCollection, MutableCollection {
     /// Always 0.
     @inlinable public var startIndex: Int { 0 }
 
-    /// The element count. Records a read of the whole list.
+    /// The element count. Records a read of the list's structure (its
+    /// count: a write of an element's value in place does not change it).
     ///
     /// - Complexity: O(1).
     @inlinable public var endIndex: Int {
-        _Tracking.recordWholeRead(_nodeID)
+        _Tracking.recordStructureRead(_nodeID)
         return _root.count
     }
 
-    /// The number of elements. Records a read of the whole list.
+    /// The number of elements. Records a read of the list's structure (a
+    /// write of an element's value in place does not change it).
     ///
     /// - Complexity: O(1).
     @inlinable public var count: Int {
-        _Tracking.recordWholeRead(_nodeID)
+        _Tracking.recordStructureRead(_nodeID)
         return _root.count
     }
 
-    /// Whether the list is empty. Records a read of the whole list.
+    /// Whether the list is empty. Records a read of the list's structure.
     @inlinable public var isEmpty: Bool {
-        _Tracking.recordWholeRead(_nodeID)
+        _Tracking.recordStructureRead(_nodeID)
         return _root.count == 0
     }
 
-    /// The element count. Records a read of the whole list.
+    /// The element count. Records a read of the list's structure.
     @inlinable public var underestimatedCount: Int {
-        _Tracking.recordWholeRead(_nodeID)
+        _Tracking.recordStructureRead(_nodeID)
         return _root.count
     }
 

@@ -32,7 +32,7 @@ extension VersionedList where Element: VersionedValue {
                 case .untouched, .passThrough:
                     _Tracking.journalWrite(_nodeID, from: old, to: new, .passThrough)
                 case .replaced:
-                    _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
+                    _Tracking.journalElementValueWrite(_nodeID, from: old, to: new, position)
                 }
                 _checkAfterWrite()
             }

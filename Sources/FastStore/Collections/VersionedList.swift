@@ -228,7 +228,7 @@ extension VersionedList {
         let (old, new, leaf, offset) = _beginElementWrite(at: position)
         leaf.elements[offset] = newValue
         _endElementWrite(at: position)
-        _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
+        _Tracking.journalElementValueWrite(_nodeID, from: old, to: new, position)
         _checkAfterWrite()
     }
 
@@ -248,7 +248,7 @@ extension VersionedList {
             let (old, new, leaf, offset) = _beginElementWrite(at: position)
             defer {
                 _endElementWrite(at: position)
-                _Tracking.journalElementWrite(_nodeID, from: old, to: new, position)
+                _Tracking.journalElementValueWrite(_nodeID, from: old, to: new, position)
                 _checkAfterWrite()
             }
             yield &leaf.elements[offset]

@@ -18,6 +18,8 @@ internal struct _ReaderIndex {
         // properties costs more than the lookup it guards.
         @exclusivity(unchecked) @usableFromInline var whole = _ReaderSet()
         @exclusivity(unchecked) @usableFromInline var member = _ReaderSet()
+        /// Readers of the node's structure (``_ReadKind/structure``).
+        @exclusivity(unchecked) @usableFromInline var structure = _ReaderSet()
         /// Readers of elements that one consumer reads, by element.
         ///
         /// NB: apart from `elements`: an id is a word where a reader set
@@ -35,7 +37,8 @@ internal struct _ReaderIndex {
         @inlinable init() {}
 
         @inlinable var isEmpty: Bool {
-            whole.isEmpty && member.isEmpty && soleElementReaders.isEmpty && elements.isEmpty && fields.isEmpty
+            whole.isEmpty && member.isEmpty && structure.isEmpty && soleElementReaders.isEmpty && elements.isEmpty
+                && fields.isEmpty
         }
 
         /// Registers `id` as a reader of element `key`.
@@ -79,8 +82,8 @@ internal struct _ReaderIndex {
 
     @usableFromInline var nodes: [NodeID: _Readers] = [:]
     /// How many nodes have whole-node readers: while none has, a write
-    /// that affects only those (a pass-through, an order change: every
-    /// level of a deep write) is settled without looking its node up.
+    /// that affects only those (a pass-through: every level of a deep
+    /// write) is settled without looking its node up.
     @usableFromInline var _nodesReadWhole = 0
 
     @inlinable init() {}
@@ -102,6 +105,7 @@ internal struct _ReaderIndex {
             if readers.whole.isEmpty { _nodesReadWhole &+= 1 }
             readers.whole.insert(id)
         case .member: readers.member.insert(id)
+        case .structure: readers.structure.insert(id)
         case .element(let key): readers.insertElementReader(key, id)
         case .field(let range): readers.fields[range, default: _ReaderSet()].insert(id)
         }
@@ -120,6 +124,7 @@ internal struct _ReaderIndex {
             readers.whole.remove(id)
             if wasRead && readers.whole.isEmpty { _nodesReadWhole &-= 1 }
         case .member: readers.member.remove(id)
+        case .structure: readers.structure.remove(id)
         case .element(let key): readers.removeElementReader(key, id)
         case .field(let range):
             if var ids = readers.fields.removeValue(forKey: range) {
@@ -131,34 +136,40 @@ internal struct _ReaderIndex {
     }
 
     /// Appends to `candidates` the consumers a write of `kind` to `node`
-    /// affects, per the trigger rule: `.content` affects every reader of the
-    /// node, `.passThrough` and `.order` its whole-node readers, `.element(k)` its
-    /// whole-node readers and the readers of element `k`, `.field(r)` its
-    /// whole-node readers, its coarse member readers and the readers of
-    /// fields overlapping `r`.
+    /// affects, per the trigger rule (`_WriteKind.affects`): `.content`
+    /// affects every reader of the node, `.passThrough` its whole-node
+    /// readers, `.order` its whole-node and structure readers,
+    /// `.elementValue(k)` its whole-node readers and the readers of element
+    /// `k`, `.element(k)` those and its structure readers, `.field(r)` its
+    /// whole-node readers, its coarse member readers, its structure readers
+    /// (a struct node has none) and the readers of fields overlapping `r`.
     ///
     /// - Complexity: O(1) plus the number of consumers appended; O(fields
     ///   read of the node) more for a field write.
     @inlinable
     func collect(_ node: NodeID, _ kind: _WriteKind, into candidates: inout [Int]) {
-        switch kind {
-        case .passThrough, .order: if _nodesReadWhole == 0 { return }
-        default: break
-        }
+        if case .passThrough = kind, _nodesReadWhole == 0 { return }
         guard let readers = nodes[node] else { return }
         readers.whole.append(to: &candidates)
         switch kind {
-        case .passThrough, .order:
+        case .passThrough:
             break
+        case .order:
+            readers.structure.append(to: &candidates)
         case .content:
             readers.member.append(to: &candidates)
+            readers.structure.append(to: &candidates)
             for id in readers.soleElementReaders.values { candidates.append(id) }
             for ids in readers.elements.values { ids.append(to: &candidates) }
             for ids in readers.fields.values { ids.append(to: &candidates) }
         case .element(let key):
+            readers.structure.append(to: &candidates)
+            readers.appendElementReaders(key, to: &candidates)
+        case .elementValue(let key):
             readers.appendElementReaders(key, to: &candidates)
         case .field(let range):
             readers.member.append(to: &candidates)
+            readers.structure.append(to: &candidates)
             for (field, ids) in readers.fields where field.overlaps(range) {
                 ids.append(to: &candidates)
             }
@@ -184,7 +195,7 @@ internal struct _ReaderIndex {
     @usableFromInline
     var registrationCount: Int {
         nodes.values.reduce(0) { total, readers in
-            total + readers.whole.count + readers.member.count
+            total + readers.whole.count + readers.member.count + readers.structure.count
                 + readers.soleElementReaders.count + readers.elements.values.reduce(0) { $0 + $1.count }
                 + readers.fields.values.reduce(0) { $0 + $1.count }
         }
@@ -197,6 +208,7 @@ internal struct _ReaderIndex {
         switch dependency.kind {
         case .whole: return readers.whole.contains(id)
         case .member: return readers.member.contains(id)
+        case .structure: return readers.structure.contains(id)
         case .element(let key):
             if let sole = readers.soleElementReaders[key] { return sole == id }
             return readers.elements[key]?.contains(id) ?? false

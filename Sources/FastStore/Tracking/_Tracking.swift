@@ -38,6 +38,13 @@ internal enum _Tracking {
         recordRead(node, .whole)
     }
 
+    /// Records a read of the structure of the collection `node` (its count,
+    /// or its ids and their order).
+    @inlinable @inline(__always)
+    static func recordStructureRead(_ node: NodeID) {
+        recordRead(node, .structure)
+    }
+
     /// Records a read of one element of `node`, keyed by `key`.
     @inlinable @inline(__always)
     static func recordElementRead<Key: Hashable>(_ node: NodeID, _ key: @autoclosure () -> Key) {
@@ -60,12 +67,23 @@ internal enum _Tracking {
         _ = _TrackingContext._withJournal { $0._write(node, from: old, to: new, kind()) }
     }
 
-    /// Journals a write of one element of `node`, keyed by `key`.
+    /// Journals a write of one element of `node`, keyed by `key`, that may
+    /// have inserted or removed it.
     @inlinable @inline(__always)
     static func journalElementWrite<Key: Hashable>(
         _ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ key: @autoclosure () -> Key
     ) {
         journalWrite(node, from: old, to: new, .element(_ElementKey(key())))
+    }
+
+    /// Journals a write of the value of one element of `node`, keyed by
+    /// `key`, in place: present before and after, at the same position
+    /// (see ``_WriteKind/elementValue(_:)``).
+    @inlinable @inline(__always)
+    static func journalElementValueWrite<Key: Hashable>(
+        _ node: NodeID, from old: VersionStamp, to new: VersionStamp, _ key: @autoclosure () -> Key
+    ) {
+        journalWrite(node, from: old, to: new, .elementValue(_ElementKey(key())))
     }
 
     /// Journals a write of the member of `node` that `keyPath` leads to: its

@@ -16,6 +16,13 @@ internal enum _ReadKind: Hashable {
     /// range. Changes when a write to an overlapping range changes it, or
     /// when the node's contents change as a whole.
     case field(_FieldRange)
+    /// The structure of a collection node: how many elements it has and,
+    /// for an ``IdentifiedList``, which ids in what order (its `count`,
+    /// `isEmpty`, `endIndex`, `ids`, `index(id:)`). Changes with any write
+    /// that may insert, remove or reorder elements; not with a write of one
+    /// element's value in place (``_WriteKind/elementValue(_:)``) or a
+    /// write through an element node (``_WriteKind/passThrough``).
+    case structure
 }
 
 /// The key of one element of a collection node, as the tracking compares
@@ -127,13 +134,22 @@ internal enum _WriteKind: Hashable {
     case passThrough
     /// Only the order of a collection's elements changed (a sort or a move
     /// of an ``IdentifiedList``): each key still holds the same element, so
-    /// only ``_ReadKind/whole`` readers of this node are affected (position
-    /// reads of an identified list record `.whole`).
+    /// only ``_ReadKind/whole`` and ``_ReadKind/structure`` readers of this
+    /// node are affected (position reads of an identified list record
+    /// `.whole`).
     case order
     /// One element of a collection changed, or was inserted or removed under
-    /// a stable key: readers of the whole node and of that element are
-    /// affected.
+    /// a stable key: readers of the whole node, of that element and of the
+    /// node's structure are affected.
     case element(_ElementKey)
+    /// One element's value changed in place: the element is present before
+    /// and after, under the same key and at the same position (a list's
+    /// element assigned or mutated, an identified list's element updated
+    /// under its id). Readers of the whole node and of that element are
+    /// affected, not the node's ``_ReadKind/structure`` readers. Only a
+    /// write that is known to be one journals it; anything else that may
+    /// touch one element journals ``element(_:)``.
+    case elementValue(_ElementKey)
     /// One stored field of a struct node changed (assigned, mutated in
     /// place, or a child node there replaced): readers of the whole node, of
     /// an overlapping field, and coarse ``_ReadKind/member`` readers are
@@ -160,6 +176,8 @@ internal struct _Dependency: Hashable, CustomStringConvertible {
         switch kind {
         case .whole: _packedKind = 0
         case .member: _packedKind = 1 &<< 62
+        // NB: the member case's tag with a payload, which `.member` never has.
+        case .structure: _packedKind = 1 &<< 62 | 1
         case .element(let key): _packedKind = 2 &<< 62 | UInt64(bitPattern: Int64(key.bits)) & Self._payloadMask
         case .field(let range):
             assert(range._offset < 1 << 31 && range._size < 1 << 31, "FastStore: a field range past 31 bits cannot be packed")
@@ -186,7 +204,7 @@ internal struct _Dependency: Hashable, CustomStringConvertible {
         let payload = _packedKind & Self._payloadMask
         switch _packedKind &>> 62 {
         case 0: return .whole
-        case 1: return .member
+        case 1: return payload == 0 ? .member : .structure
         // NB: the key's 62 bits, sign-extended: `_ElementKey` keeps only
         // keys that survive that.
         case 2: return .element(_ElementKey(_canonicalBits: Int(Int64(bitPattern: payload &<< 2)) &>> 2))
@@ -207,11 +225,13 @@ extension _WriteKind {
         switch (self, read) {
         case (_, .whole), (.content, _):
             return true
+        case (.order, .structure), (.element, .structure):
+            return true
         case (.passThrough, _), (.order, _):
             return false
-        case (.element(let written), .element(let read)):
+        case (.element(let written), .element(let read)), (.elementValue(let written), .element(let read)):
             return written == read
-        case (.element, _):
+        case (.element, _), (.elementValue, _):
             return false
         case (.field, .member):
             return true
@@ -219,6 +239,10 @@ extension _WriteKind {
             return written.overlaps(read)
         case (.field, .element):
             return false
+        case (.field, .structure):
+            // NB: a field is a struct node's, a structure a collection's:
+            // never both of one node; taken as affected all the same.
+            return true
         }
     }
 }

@@ -185,7 +185,7 @@ struct IdentifiedListTests {
         }
         #expect(recorder.dependencies == [
             _Dependency(node: list.nodeID, kind: .element(_ElementKey(2))),
-            _Dependency(node: list.nodeID, kind: .whole),
+            _Dependency(node: list.nodeID, kind: .structure),
         ])
         let journal = _WriteJournal()
         let before = list.version
@@ -196,7 +196,7 @@ struct IdentifiedListTests {
             list.sort { $0.value > $1.value }
         }
         #expect(journal.writes.map(\.kind) == [
-            .element(_ElementKey(2)), .element(_ElementKey(3)), .element(_ElementKey(1)), .order,
+            .elementValue(_ElementKey(2)), .element(_ElementKey(3)), .element(_ElementKey(1)), .order,
         ])
         #expect(journal.writes.allSatisfy { $0.node == list.nodeID })
         #expect(journal.link(producing: list._trackingIdentity.version)?.node == list.nodeID)

@@ -29,7 +29,7 @@ struct KeyedModifyTests {
         #expect(list[id: 150]?.storageIsUnique() == true)
         #expect(list[id: 150]?.tags == [7])
         #expect(list.ids == Array(0 ..< 200), "same position")
-        #expect(journal.writes.map(\.kind) == [.element(_ElementKey(150))])
+        #expect(journal.writes.map(\.kind) == [.elementValue(_ElementKey(150))])
         #expect(journal.chains(list.nodeID, from: before._trackingIdentity.version, to: list._trackingIdentity.version) == false,
                 "another list")
         let older = list

@@ -190,6 +190,10 @@ var treeSelectors: [SelectorSpec] { [
     .plain("m2.list[0] + m2.list[1]") { $0.m2.list[0] + $0.m2.list[1] },
     .plain("m1.list") { $0.m1.list },                        // a whole list
     .plain("m2.list.count") { $0.m2.list.count },
+    .plain("m1.list.isEmpty") { $0.m1.list.isEmpty },          // a list's structure
+    .plain("m2.list.indices") { $0.m2.list.indices },
+    .optional("m1.list.last") { $0.m1.list.last },             // its structure and one element
+    .plain("m2.rows.endIndex") { $0.m2.rows.endIndex },
     .plain("m1.rows[1].a") { $0.m1.rows[1].a },              // through a list of nodes into one
     .plain("m2.rows[0]") { $0.m2.rows[0] },                  // a node element as the selection
     .plain("m1.rows.count") { $0.m1.rows.count },

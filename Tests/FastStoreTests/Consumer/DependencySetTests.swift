@@ -13,7 +13,7 @@ import Testing
     static var pool: [_Dependency] {
         let nodes = [NodeID.make(), NodeID.make(), NodeID.make()]
         let kinds: [_ReadKind] = [
-            .whole, .member, .element(_ElementKey(1)), .element(_ElementKey(2)),
+            .whole, .member, .structure, .element(_ElementKey(1)), .element(_ElementKey(2)),
             .field(_FieldRange(offset: 0, size: 8)), .field(_FieldRange(offset: 8, size: 8)),
         ]
         return nodes.flatMap { node in kinds.map { _Dependency(node: node, kind: $0) } }
@@ -69,9 +69,10 @@ import Testing
         let nodes = [NodeID.make(), NodeID.make()]
         let limit = Int(UInt32.max / 2)
         func randomKind() -> _ReadKind {
-            switch Int.random(in: 0 ..< 4, using: &generator) {
+            switch Int.random(in: 0 ..< 5, using: &generator) {
             case 0: return .whole
             case 1: return .member
+            case 4: return .structure
             case 2:
                 let key: Int = switch Int.random(in: 0 ..< 4, using: &generator) {
                 case 0: Int.random(in: -3 ... 3, using: &generator)

@@ -23,6 +23,10 @@ import Testing
     enum Edit: CustomStringConvertible {
         case bump(id: Int), retitle(id: Int, String), insert(Row, at: Int), remove(id: Int)
         case move(Int, Int), sortByN, sortByTitle, removeOdd, append(Row), replace([Row]), tag
+        /// Through `subscript(id:)`: its setter (an update, an insertion, or
+        /// a removal with `nil`) and its `_modify` (an update in place, or
+        /// a removal by setting the element to `nil`).
+        case set(Row), setNil(id: Int), modifyToNil(id: Int), modifyTitle(id: Int, String)
 
         var description: String {
             switch self {
@@ -37,6 +41,10 @@ import Testing
             case .append(let row): "append(\(row.id))"
             case .replace(let rows): "rows = \(rows.map(\.id))"
             case .tag: "tag += 1"
+            case .set(let row): "rows[id: \(row.id)] = \(row)"
+            case .setNil(let id): "rows[id: \(id)] = nil"
+            case .modifyToNil(let id): "clear(&rows[id: \(id)])"
+            case .modifyTitle(let id, let t): "retitle(&rows[id: \(id)], \(t))"
             }
         }
     }
@@ -57,13 +65,21 @@ import Testing
         case .append(let row): if !state.rows.contains(id: row.id) { state.rows.append(row) }
         case .replace(let rows): state.rows = IdentifiedList(rows)
         case .tag: state.tag += 1
+        case .set(let row): state.rows[id: row.id] = row
+        case .setNil(let id): state.rows[id: id] = nil
+        case .modifyToNil(let id):
+            func clear(_ row: inout Row?) { row = nil }
+            clear(&state.rows[id: id])
+        case .modifyTitle(let id, let title):
+            func retitle(_ row: inout Row?) { row?.title = title }
+            retitle(&state.rows[id: id])
         }
     }
 
     static func randomEdit(_ rng: inout SeededGenerator, ids: Int) -> Edit {
         let id = Int.random(in: 0 ..< ids, using: &rng)
         let row = Row(id: id, title: ["a", "b", "c"].randomElement(using: &rng)!, n: Int.random(in: 0 ..< 4, using: &rng))
-        switch Int.random(in: 0 ..< 20, using: &rng) {
+        switch Int.random(in: 0 ..< 24, using: &rng) {
         case 0 ..< 5: return .bump(id: id)
         case 5: return .retitle(id: id, row.title)
         case 6, 7: return .insert(row, at: Int.random(in: 0 ..< 12, using: &rng))
@@ -74,6 +90,10 @@ import Testing
         case 15: return .removeOdd
         case 16: return .append(row)
         case 17: return .replace((0 ..< Int.random(in: 0 ..< 6, using: &rng)).map { Row(id: $0 * 2, title: "r", n: $0) })
+        case 18: return .set(row)
+        case 19: return .setNil(id: id)
+        case 20: return .modifyToNil(id: id)
+        case 21: return .modifyTitle(id: id, row.title)
         default: return .tag
         }
     }
@@ -102,7 +122,9 @@ import Testing
                 both("index \(id)") { $0.rows.index(id: id) }
             }
             both("count") { $0.rows.count }
+            both("isEmpty") { $0.rows.isEmpty }
             both("ids") { $0.rows.ids }
+            both("last") { $0.rows.last }
             both("first") { $0.rows.first }
             both("third") { $0.rows.count > 2 ? $0.rows[2] : nil }
             both("all") { Array($0.rows) }
@@ -148,5 +170,37 @@ extension IdentifiedListDifferentialTests {
         #expect(calls == 201)
         #expect(byID[7]._evaluationCount == before[7] + 1)
         withExtendedLifetime((subscription, order)) {}
+    }
+}
+
+extension IdentifiedListDifferentialTests {
+    /// The list's structure (its count, its ids in order) changes with an
+    /// insertion, a removal or a reorder, not with a row's value: consumers
+    /// of the count and the ids are not evaluated when a row is updated
+    /// under its id, in place or by assignment, and are when a row is
+    /// inserted, removed or moved.
+    @Test func aRowUpdateDoesNotEvaluateTheListsStructure() {
+        let rows = (0 ..< 50).map { Row(id: $0, title: "t\($0)", n: $0) }
+        let store = Store(state: State(Board(rows: IdentifiedList(rows), tag: 0)), reducer: Self.reduce)
+        let consumer = StateConsumer<State>()
+        var calls: [String] = []
+        let count = consumer.add({ $0.rows.count }) { (_: Int?, new: Int) in calls.append("count \(new)") }
+        let ids = consumer.add({ $0.rows.ids }) { (_: [Int]?, new: [Int]) in calls.append("ids \(new.count)") }
+        let row = consumer.add({ $0.rows[id: 7] }) { (_: Row??, new: Row?) in calls.append("row \(new?.n ?? -1)") }
+        let subscription = consumer.connect(to: store)
+        calls = []
+        let before = (count._evaluationCount, ids._evaluationCount)
+        store.dispatch(.bump(id: 7))
+        store.dispatch(.modifyTitle(id: 7, "x"))
+        store.dispatch(.set(Row(id: 7, title: "y", n: 70)))
+        store.dispatch(.bump(id: 8))
+        #expect(calls == ["row 8", "row 8", "row 70"])
+        #expect(count._evaluationCount == before.0 && ids._evaluationCount == before.1, "a row update leaves the structure alone")
+        store.dispatch(.remove(id: 3))
+        store.dispatch(.insert(Row(id: 60, title: "n", n: 0), at: 0))
+        store.dispatch(.move(0, 10))
+        store.dispatch(.modifyToNil(id: 9))
+        #expect(calls.suffix(7) == ["count 49", "ids 49", "count 50", "ids 50", "ids 50", "count 49", "ids 49"])
+        withExtendedLifetime((subscription, count, ids, row)) {}
     }
 }

@@ -24,6 +24,7 @@ struct ReaderIndexTests {
             case 0: return .whole
             case 1: return .member
             case 2: return .field(fields.randomElement(using: &generator)!)
+            case 3: return .structure
             default: return .element(_ElementKey(Int.random(in: 0 ..< 4, using: &generator)))
             }
         }
@@ -45,6 +46,7 @@ struct ReaderIndexTests {
             let node = nodes.randomElement(using: &generator)!
             let writes: [_WriteKind] = [
                 .content, .passThrough, .order, .element(_ElementKey(Int.random(in: 0 ..< 5, using: &generator))),
+                .elementValue(_ElementKey(Int.random(in: 0 ..< 5, using: &generator))),
                 .field(fields.randomElement(using: &generator)!),
             ]
             for write in writes {

@@ -7,12 +7,13 @@ import Testing
 /// kinds, element keys and overlapping or disjoint fields included.
 @Suite struct TriggerRuleTests {
     static var reads: [_ReadKind] { [
-        .whole, .member, .element(_ElementKey(1)), .element(_ElementKey(2)),
+        .whole, .member, .structure, .element(_ElementKey(1)), .element(_ElementKey(2)),
         .field(_FieldRange(offset: 0, size: 8)), .field(_FieldRange(offset: 8, size: 8)),
         .field(_FieldRange(offset: 4, size: 8)), .field(_FieldRange(offset: 0, size: 0)),
     ] }
     static var writes: [_WriteKind] { [
         .content, .passThrough, .order, .element(_ElementKey(1)), .element(_ElementKey(2)),
+        .elementValue(_ElementKey(1)), .elementValue(_ElementKey(2)),
         .field(_FieldRange(offset: 0, size: 8)), .field(_FieldRange(offset: 8, size: 8)),
         .field(_FieldRange(offset: 2, size: 1)), .field(_FieldRange(offset: 16, size: 4)),
     ] }
@@ -41,6 +42,12 @@ import Testing
         #expect(!_WriteKind.element(e1).affects(.member) && !_WriteKind.element(e1).affects(.field(low)))
         #expect(_WriteKind.field(low).affects(.member) && _WriteKind.field(low).affects(.field(low)))
         #expect(!_WriteKind.field(low).affects(.field(high)) && !_WriteKind.field(low).affects(.element(e1)))
+        // A collection's structure: its count and ids change with an
+        // insertion, a removal or a reorder, not with an element's value.
+        #expect(_WriteKind.element(e1).affects(.structure) && _WriteKind.order.affects(.structure))
+        #expect(!_WriteKind.elementValue(e1).affects(.structure) && !_WriteKind.passThrough.affects(.structure))
+        #expect(_WriteKind.elementValue(e1).affects(.element(e1)) && !_WriteKind.elementValue(e1).affects(.element(e2)))
+        #expect(!_WriteKind.elementValue(e1).affects(.member) && !_WriteKind.element(e1).affects(.member))
     }
 
     /// Field ranges are kept in 32 bits: one that does not fit is not made,
