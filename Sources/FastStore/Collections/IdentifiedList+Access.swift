@@ -239,6 +239,10 @@ extension IdentifiedList {
     /// - Complexity: O(n log n).
     @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        // NB: which rows go depends on every row's value: a read of the
+        // whole list (for a selector mutating a copy of the state's, whose
+        // count and ids afterwards are structure reads).
+        _Tracking.recordWholeRead(_list._nodeID)
         let old = _version
         if try _removeAll(where: shouldBeRemoved) {
             _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .content)
@@ -289,6 +293,8 @@ extension IdentifiedList {
     /// - Complexity: O(n log n).
     @inlinable
     public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+        // NB: the order depends on every row's value (see `removeAll(where:)`).
+        _Tracking.recordWholeRead(_list._nodeID)
         let old = _version
         if try _sort(by: areInIncreasingOrder) {
             // NB: every id keeps its element: only the order changed.

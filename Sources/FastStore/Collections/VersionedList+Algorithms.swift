@@ -9,6 +9,9 @@ extension VersionedList {
     /// - Complexity: O(n); rebuilds the tree (no sharing with older versions).
     @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        // NB: which elements go depends on every element's value: a read of
+        // the whole list (for a selector mutating a copy of the state's).
+        _Tracking.recordWholeRead(_nodeID)
         if let (old, new) = try _removeAll(where: shouldBeRemoved) {
             _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         }
@@ -63,6 +66,8 @@ extension VersionedList {
     /// - Complexity: O(n log n); rebuilds the tree.
     @inlinable
     public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+        // NB: the order depends on every element's value (see `removeAll(where:)`).
+        _Tracking.recordWholeRead(_nodeID)
         if let (old, new) = try _sort(by: areInIncreasingOrder) {
             _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         }

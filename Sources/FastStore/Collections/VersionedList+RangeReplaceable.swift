@@ -18,7 +18,7 @@ extension VersionedList: RangeReplaceableCollection {
         let inserted = ContiguousArray(newElements)
         let removedCount = subrange.count
         if removedCount == 0 && inserted.isEmpty { return }
-        let (old, new) = _beginWrite()
+        let (old, new) = _beginStructuralWrite()
         let base = _reserveStamps(inserted.count)
         if (removedCount + inserted.count) &* 16 <= n {
             for _ in 0 ..< removedCount { _ = _remove(at: subrange.lowerBound, stamp: new) }
@@ -62,7 +62,7 @@ extension VersionedList: RangeReplaceableCollection {
     @inlinable
     public mutating func insert(_ element: Element, at index: Int) {
         _usagePrecondition(index >= 0 && index <= _root.count, "Index out of range")
-        let (old, new) = _beginWrite()
+        let (old, new) = _beginStructuralWrite()
         _insert(element, slot: _ListSlot(fresh: new.rawValue), at: index, stamp: new)
         _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         _checkAfterWrite()
@@ -79,7 +79,7 @@ extension VersionedList: RangeReplaceableCollection {
         // NB: what it returns is a read of that element, as `self[index]`
         // is (a selector may remove from a copy of the state's list).
         _Tracking.recordElementRead(_nodeID, index)
-        let (old, new) = _beginWrite()
+        let (old, new) = _beginStructuralWrite()
         let element = _remove(at: index, stamp: new)
         _Tracking.journalWrite(_nodeID, from: old, to: new, .content)
         _checkAfterWrite()

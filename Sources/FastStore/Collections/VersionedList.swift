@@ -104,6 +104,19 @@ extension VersionedList: @unchecked Sendable where Element: Sendable {}
 // MARK: Write plumbing
 
 extension VersionedList {
+    /// Starts a structural write (an insertion, a removal, a replacement of
+    /// a range): records a read of the whole list, then as ``_beginWrite()``.
+    ///
+    /// NB: the read is for a selector that mutates a local copy of the
+    /// state's list and reads the copy afterwards: by position it then
+    /// reads elements that came from other positions of the state's list,
+    /// which the keys it records would not name.
+    @inlinable @inline(__always)
+    internal mutating func _beginStructuralWrite() -> (old: VersionStamp, new: VersionStamp) {
+        _Tracking.recordWholeRead(_nodeID)
+        return _beginWrite()
+    }
+
     /// Starts a write: takes a fresh stamp and makes the root unique and
     /// stamped with it. Returns the version before and after.
     @inlinable @inline(__always)
