@@ -55,4 +55,32 @@ private final class CountReactor: Reactor {
         #expect(weakReactor == nil)
         #expect(weakEngine == nil)
     }
+
+    /// A cancelled observer lets go of its closure at once, not at the
+    /// engine's next publication: an observer that uses its reactor (as
+    /// `bind(reactor:)` code does) must not keep it alive.
+    @Test func aCancelledObserverDoesNotKeepItsReactorAlive() {
+        weak var weakReactor: CountReactor?
+        do {
+            let reactor = CountReactor()
+            weakReactor = reactor
+            let subscription = reactor.observe { state in
+                if state.count == 1 { reactor.send(1) }
+            }
+            reactor.send(1)
+            subscription.cancel()
+        }
+        #expect(weakReactor == nil, "the cancelled observer's closure still holds the reactor")
+    }
+
+    @Test func aReleasedBagDoesNotKeepItsReactorAlive() {
+        weak var weakReactor: CountReactor?
+        do {
+            let reactor = CountReactor()
+            weakReactor = reactor
+            let bag = SubscriptionBag()
+            reactor.observe(\.count) { _ in _ = reactor.currentState }.store(in: bag)
+        }
+        #expect(weakReactor == nil, "the bag's cancelled observers still hold the reactor")
+    }
 }

@@ -10,6 +10,27 @@ final class CounterScreen: StoreSubscriber {
 }
 
 @Suite struct StoreSubscriberTests {
+    /// A cancelled subscription lets go of its subscriber's closure, so a
+    /// subscriber that keeps and cancels its own subscription (a one-shot
+    /// subscriber) does not keep what it captured alive.
+    @Test func aSubscriberCancellingItsOwnSubscriptionIsReleased() {
+        final class Probe {}
+        let store = Store<Int, Int>(state: 0) { $0 += $1 }
+        weak var weakProbe: Probe?
+        do {
+            let probe = Probe()
+            weakProbe = probe
+            var own: StoreSubscription?
+            own = store.subscribe { _ in
+                _ = probe
+                own?.cancel()
+            }
+            store.dispatch(1)
+        }
+        #expect(store.subscriberCount == 0)
+        #expect(weakProbe == nil, "the cancelled subscription still holds its subscriber's closure")
+    }
+
     @Test func subscribersAreCalledInSubscriptionOrderAfterPublishing() {
         let store = Store<Int, Int>(state: 0) { $0 += $1 }
         var log: [String] = []
