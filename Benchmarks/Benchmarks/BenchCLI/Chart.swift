@@ -18,7 +18,7 @@ public enum Chart {
     }
 
     public enum Marker: String, CaseIterable, Sendable {
-        case circle, square, triangle, diamond, triangleDown, cross, plus
+        case circle, square, triangle, diamond, triangleDown, cross, plus, ring
     }
 
     static let colors = ["#d62728", "#ff7f0e", "#9467bd", "#2ca02c", "#8c564b", "#1f77b4", "#17becf", "#e377c2", "#7f7f7f", "#bcbd22"]
@@ -124,6 +124,8 @@ public enum Chart {
             return "<path d=\"M\(f(x - 4)),\(f(y - 4)) L\(f(x + 4)),\(f(y + 4)) M\(f(x - 4)),\(f(y + 4)) L\(f(x + 4)),\(f(y - 4))\" stroke=\"\(c)\" stroke-width=\"2\">\(tip)</path>\n"
         case .plus:
             return "<path d=\"M\(f(x - 5)),\(f(y)) L\(f(x + 5)),\(f(y)) M\(f(x)),\(f(y - 5)) L\(f(x)),\(f(y + 5))\" stroke=\"\(c)\" stroke-width=\"2\">\(tip)</path>\n"
+        case .ring:
+            return "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"4\" fill=\"white\" stroke=\"\(c)\" stroke-width=\"1.5\">\(tip)</circle>\n"
         }
     }
 

@@ -10,6 +10,9 @@ import BenchCore
 ///   read, so they must deliver at least as many callbacks of each kind;
 ///   except the lazy list screen (``ObservationLazyStrategy``), which must
 ///   match ``LazyListReference`` exactly.
+/// - ``FastStoreLazyStrategy``'s list screen must deliver exactly
+///   ``LazyListReference/rowChanges(_:actions:)``; its other consumers,
+///   exactly full-copy's.
 /// - Every strategy must end with full-copy's state (``ContentDigest``):
 ///   the same items in the same order with the same fields.
 public enum Agreement {
@@ -52,6 +55,11 @@ public enum Agreement {
                 let got = r.received[kind], want = reference.received[kind]
                 if r.strategy == ObservationLazyStrategy.name, kind == .list {
                     let rule = LazyListReference.totals(workload, actions: actions)
+                    if got != rule {
+                        problems.append("\(r.strategy): list screen \(describe(got)), its rule says \(describe(rule))")
+                    }
+                } else if r.strategy == FastStoreLazyStrategy.name, kind == .list {
+                    let rule = LazyListReference.rowChanges(workload, actions: actions)
                     if got != rule {
                         problems.append("\(r.strategy): list screen \(describe(got)), its rule says \(describe(rule))")
                     }

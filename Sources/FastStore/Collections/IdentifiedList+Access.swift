@@ -117,14 +117,26 @@ extension IdentifiedList {
     /// of an element's value under its id does not change it.
     ///
     /// - Complexity: O(n).
+    ///
+    /// NB: inlinable, so that the copy loop is specialized for the caller's
+    /// element and id types (unspecialized, each id went through the
+    /// `Identifiable` witness and a generic append).
+    @inlinable
     public var ids: [ID] {
         _Tracking.recordStructureRead(_list._nodeID)
-        var ids: [ID] = []
-        ids.reserveCapacity(_list._count)
-        _list._forEachLeaf { leaf in
-            for entry in leaf.elements { ids.append(entry.element.id) }
+        let count = _list._count
+        return [ID](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            var written = 0
+            _list._forEachLeaf { leaf in
+                for entry in leaf.elements {
+                    precondition(written < count, "IdentifiedList: more elements than its count")
+                    (base + written).initialize(to: entry.element.id)
+                    written += 1
+                }
+            }
+            initialized = written
         }
-        return ids
     }
 
     /// Inserts `element` at `position`. Journals its id.

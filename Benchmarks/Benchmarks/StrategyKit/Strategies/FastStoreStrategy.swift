@@ -22,10 +22,17 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
     private let store: Store<FSState, WorkloadAction>
     private let consumer = StateConsumer<FSState>()
     private var subscription: StoreSubscription?
+    /// Whether the list screen is lazy (``FastStoreLazyStrategy``).
+    private let lazyList: Bool
     public let sink = Sink()
 
-    public init(workload: Workload) {
+    public convenience init(workload: Workload) {
+        self.init(workload: workload, lazyList: false)
+    }
+
+    init(workload: Workload, lazyList: Bool) {
         self.workload = workload
+        self.lazyList = lazyList
         store = Store(state: FSState(workload), reducer: fastStoreReduce)
     }
 
@@ -37,6 +44,10 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
                 consumer.add(counted { $0.counter }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .field) }
             case .entity(let k):
                 consumer.add(counted { $0.items[k] }) { (_: Item, new: Item) in sink.deliver(Digest.of(new), .entity) }
+            case .list where lazyList:
+                // NB: the rows are positions here: which rows exist is the
+                // count, a read of the list's structure.
+                consumer.add(counted { $0.items.count }) { (_: Int, new: Int) in sink.deliver(Digest.ofList(count: new), .list) }
             case .list:
                 consumer.add(counted { $0.items }) { (_: VersionedList<Item>, new: VersionedList<Item>) in sink.deliver(Digest.ofList(count: new.count), .list) }
             case .derived:
@@ -94,10 +105,17 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
     private let store: Store<FSEditableState, WorkloadAction>
     private let consumer = StateConsumer<FSEditableState>()
     private var subscription: StoreSubscription?
+    /// Whether the list screen is lazy (``FastStoreLazyStrategy``).
+    private let lazyList: Bool
     public let sink = Sink()
 
-    public init(workload: Workload) {
+    public convenience init(workload: Workload) {
+        self.init(workload: workload, lazyList: false)
+    }
+
+    init(workload: Workload, lazyList: Bool) {
         self.workload = workload
+        self.lazyList = lazyList
         store = Store(state: FSEditableState(workload), reducer: fastStoreEditableReduce)
     }
 
@@ -113,6 +131,10 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
                 // change from nothing; the harness counts callbacks from
                 // after `attachConsumers`.
                 consumer.add(counted { $0.items[id: k] }) { (_: Item?, new: Item?) in sink.deliver(Digest.of(new), .entity) }
+            case .list where lazyList:
+                // NB: which rows exist, in what order: the ids, a read of
+                // the list's structure (not woken by a row's change).
+                consumer.add(counted { $0.items.ids }) { (_: [Int], new: [Int]) in sink.deliver(Digest.ofList(count: new.count), .list) }
             case .list:
                 consumer.add(counted { $0.items }) { (_: IdentifiedList<Item>, new: IdentifiedList<Item>) in sink.deliver(Digest.ofList(count: new.count), .list) }
             case .derived:
@@ -151,4 +173,37 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
             return select(state)
         }
     }
+}
+
+/// FastStore with a lazy list screen, as ``ObservationLazyStrategy``'s: the
+/// same store, state and consumers as ``FastStoreStrategy``, but the list
+/// screen selects which rows exist (the count where rows are positions,
+/// the ids where rows move), a read of the list's structure that a row's
+/// change does not wake, instead of the whole list. Its list screen is
+/// called when the rows change (``LazyListReference/rowChanges(_:actions:)``),
+/// not at every row write; every other consumer delivers what full-copy's
+/// does.
+///
+/// ``make(_:)`` returns the faststore strategy built with the lazy screen
+/// itself (no forwarding on the measured path); an instance of this type,
+/// from `init(workload:)`, forwards to one.
+public final class FastStoreLazyStrategy: BenchStrategy, @unchecked Sendable {
+    public static let name = StrategyCatalog.fastStoreLazy.name
+    public static let summary = StrategyCatalog.fastStoreLazy.summary
+
+    public static func make(_ workload: Workload) -> any BenchStrategy {
+        workload.idsArePositions
+            ? FastStoreStrategy(workload: workload, lazyList: true)
+            : FastStoreEditableStrategy(workload: workload, lazyList: true)
+    }
+
+    private let base: any BenchStrategy
+
+    public init(workload: Workload) { base = Self.make(workload) }
+
+    public var sink: Sink { base.sink }
+    public func attachConsumers() { base.attachConsumers() }
+    public func dispatch(_ action: WorkloadAction) { base.dispatch(action) }
+    public func waitUntilIdle() { base.waitUntilIdle() }
+    public func contentDigest() -> Int { base.contentDigest() }
 }

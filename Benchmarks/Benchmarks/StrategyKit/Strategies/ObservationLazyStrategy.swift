@@ -96,4 +96,26 @@ public enum LazyListReference {
         }
         return sink.byKind[.list]
     }
+
+    /// What a lazy list screen that compares its selection delivers
+    /// (``FastStoreLazyStrategy``): one callback per list consumer for each
+    /// action after which the rows (their ids, in order) differ, with the
+    /// count after it. A sort or a move that leaves the order as it was is
+    /// no callback, unlike ``totals(_:actions:)``'s. Computed by replaying
+    /// the actions on the value state.
+    public static func rowChanges(_ workload: Workload, actions: ArraySlice<WorkloadAction>) -> Sink.Totals {
+        let listConsumers = workload.selections.filter { $0 == .list }.count
+        let sink = Sink()
+        var state = AppState(workload)
+        var rows = state.items.map(\.id)
+        for action in actions {
+            reduce(&state, action)
+            let after = state.items.map(\.id)
+            if after != rows {
+                for _ in 0..<listConsumers { sink.deliver(Digest.ofList(count: after.count), .list) }
+            }
+            rows = after
+        }
+        return sink.byKind[.list]
+    }
 }
