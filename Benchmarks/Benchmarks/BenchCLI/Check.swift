@@ -12,13 +12,23 @@ import BenchCore
 /// `maxAllocationsPerDispatch` bounds the subject's jemalloc allocation
 /// count per dispatch (deterministic for single-threaded profiles);
 /// `maxMedianRatio` bounds subject median / reference median, both measured
-/// in the same run (so a slow or noisy machine slows both).
+/// in the same run (so a slow or noisy machine slows both); `maxMeanRatio`
+/// the same with the mean time per dispatch (the measured phase's wall
+/// clock over its dispatches). A check may name its own `subject` and
+/// `reference` strategies (e.g. `faststore` against `faststore-shared`);
+/// the file's are the default.
 public struct Thresholds: Codable, Sendable {
     public struct Check: Codable, Sendable {
         var profile: String
         var entities: Int?
         var maxAllocationsPerDispatch: Double?
         var maxMedianRatio: Double?
+        /// Bounds subject mean / reference mean (time per dispatch: wall
+        /// clock of the measured phase over its dispatches, 1 / throughput).
+        var maxMeanRatio: Double?
+        /// This check's subject and reference, instead of the file's.
+        var subject: String?
+        var reference: String?
         /// Bounds the subject's selector runs per dispatch: consumers whose
         /// selection did not change must be skipped.
         var maxEvaluationsPerDispatch: Double?
@@ -55,6 +65,9 @@ public struct Thresholds: Codable, Sendable {
             throw UsageError("--check: the thresholds compare '\(subject)' with '\(reference)', and this run does not measure '\(strategy)'")
         }
         for (i, check) in checks.enumerated() {
+            for strategy in [check.subject, check.reference].compactMap({ $0 }) where !plan.strategies.contains(strategy) {
+                throw UsageError("--check: checks[\(i)] compares '\(check.subject ?? subject)' with '\(check.reference ?? reference)', and this run does not measure '\(strategy)'")
+            }
             guard let profile = plan.profiles.first(where: { $0.name == check.profile }) else {
                 throw UsageError("--check: checks[\(i)] is about profile '\(check.profile)', which this run does not measure (it runs \(plan.profiles.map(\.name).joined(separator: ", ")))")
             }
@@ -81,9 +94,14 @@ public enum CIChecker {
                 continue
             }
             let size = check.entities ?? (quick ? profile.quickEntities : profile.entities)
-            let name = "\(check.profile).N\(size)"
-            guard let subject = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == thresholds.subject }) else {
-                report(false, "\(name): no result for '\(thresholds.subject)' (strategy not in this build or size not run)")
+            let subjectName = check.subject ?? thresholds.subject
+            let referenceName = check.reference ?? thresholds.reference
+            // NB: a check with its own pair names it, so that its lines are
+            // not read as the file's subject against the file's reference.
+            let pair = check.subject != nil || check.reference != nil
+            let name = "\(check.profile).N\(size)" + (pair ? "[\(subjectName) vs \(referenceName)]" : "")
+            guard let subject = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == subjectName }) else {
+                report(false, "\(name): no result for '\(subjectName)' (strategy not in this build or size not run)")
                 continue
             }
             if let limit = check.maxAllocationsPerDispatch {
@@ -99,8 +117,8 @@ public enum CIChecker {
                        "\(name).consumerBytes: \(subject.consumerBytes) (limit \(limit))")
             }
             if let from = check.growthFrom {
-                guard let small = results.first(where: { $0.profile == check.profile && $0.entities == from && $0.strategy == thresholds.subject }) else {
-                    report(false, "\(name): no result for '\(thresholds.subject)' at \(from) entities")
+                guard let small = results.first(where: { $0.profile == check.profile && $0.entities == from && $0.strategy == subjectName }) else {
+                    report(false, "\(name): no result for '\(subjectName)' at \(from) entities")
                     continue
                 }
                 if let limit = check.maxMedianGrowth {
@@ -114,14 +132,21 @@ public enum CIChecker {
                            "\(name).consumerBytesGrowthFromN\(from): \(growth) bytes (limit \(limit))")
                 }
             }
-            if let limit = check.maxMedianRatio {
-                guard let reference = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == thresholds.reference }) else {
-                    report(false, "\(name): no result for reference '\(thresholds.reference)'")
+            if check.maxMedianRatio != nil || check.maxMeanRatio != nil {
+                guard let reference = results.first(where: { $0.profile == check.profile && $0.entities == size && $0.strategy == referenceName }) else {
+                    report(false, "\(name): no result for reference '\(referenceName)'")
                     continue
                 }
-                let ratio = subject.medianNs / max(reference.medianNs, 1)
-                report(ratio <= limit,
-                       "\(name).medianRatio: \(Format.duration(subject.medianNs)) / \(Format.duration(reference.medianNs)) = \(String(format: "%.3f", ratio)) (limit \(limit))")
+                if let limit = check.maxMedianRatio {
+                    let ratio = subject.medianNs / max(reference.medianNs, 1)
+                    report(ratio <= limit,
+                           "\(name).medianRatio: \(Format.duration(subject.medianNs)) / \(Format.duration(reference.medianNs)) = \(String(format: "%.3f", ratio)) (limit \(limit))")
+                }
+                if let limit = check.maxMeanRatio {
+                    let ratio = subject.meanNs / max(reference.meanNs, 1)
+                    report(ratio <= limit,
+                           "\(name).meanRatio: \(Format.duration(subject.meanNs)) / \(Format.duration(reference.meanNs)) = \(String(format: "%.3f", ratio)) (limit \(limit))")
+                }
             }
         }
         return passed

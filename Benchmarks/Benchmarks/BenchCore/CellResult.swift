@@ -71,6 +71,11 @@ public struct CellResult: Codable, Sendable {
 }
 
 extension CellResult {
+    /// Mean time per dispatch, nanoseconds: the measured phase's wall clock
+    /// over its dispatches (the inverse of ``throughput``; 0 when nothing
+    /// was measured).
+    public var meanNs: Double { throughput > 0 ? 1e9 / throughput : 0 }
+
     /// A result with only its names and median set, the other figures
     /// zero (for tests of the report).
     public init(profile: String, strategy: String, entities: Int, medianNs: Double) {

@@ -160,7 +160,7 @@ public enum ProfileBudget {
         let copying = strategies.contains { !observes($0) }
         let title = stringHeapBytes(spec.titleLength)
         let perEntity = strategies.map { s in
-            observes(s) ? observedEntityBytes : (s == "faststore" || s == "faststore-lazy" || s == "full-copy-persistent" ? versionedEntityBytes : valueEntityBytes)
+            observes(s) ? observedEntityBytes : (s == "faststore" || s == "faststore-shared" || s == "faststore-lazy" || s == "full-copy-persistent" ? versionedEntityBytes : valueEntityBytes)
         }.max() ?? valueEntityBytes
 
         var wholeReaders = 0.0, lazyWholeReaders = 0.0, valueConsumers = 0.0

@@ -1,31 +1,46 @@
 extension StateConsumer {
     /// Feeds this consumer from `store`: it consumes the store's current
-    /// state now, then every state the store publishes, until the returned
-    /// subscription is cancelled or released.
+    /// state now, then every state the store publishes that changes what
+    /// its selectors read, until the returned subscription is cancelled or
+    /// released.
     ///
-    /// This is ReSwiftConsumer's `newState(state:) { consumer.consume(newState:
-    /// state) }` pattern, which works as well. On versioned state each
-    /// consume after the first finds the drains' writes in the change log,
-    /// so only consumers that read a node a drain wrote are evaluated; on the
-    /// main thread, where the store coalesces states, the writes of every
-    /// skipped drain are found too.
+    /// This is the way to watch a store from many screens, each with its
+    /// own consumer. On versioned state the consumers connected to a store
+    /// (per notification thread) share one wake-up index of their reads:
+    /// a publish looks the drain's writes up once and calls only the
+    /// consumers whose reads they wrote, handing them the writes; the
+    /// others are not called at all, so their number costs nothing. On
+    /// plain state every consumer is called with every state (it compares
+    /// every selection).
+    ///
+    /// ReSwiftConsumer's `newState(state:) { consumer.consume(newState:
+    /// state) }` in each subscriber works as well, but the store then
+    /// calls every subscriber at every publish: O(subscribers).
     ///
     /// The store holds the consumer weakly: a consumer that is deallocated
     /// stops consuming. The first consume (of the current state) runs on the
-    /// calling thread.
+    /// calling thread. Callbacks run on `thread`, in order per consumer;
+    /// consumers connected to one store are called in connection order
+    /// within a publish.
     ///
     /// - Parameters:
     ///   - store: The store to consume.
     ///   - thread: Where the consumers are called (the store's
     ///     ``NotificationThread``; default: the draining thread).
     /// - Returns: The store subscription. Keep it: releasing it disconnects.
-    /// - Complexity: the first consume evaluates every consumer; each later
-    ///   one, O(writes + affected consumers × their selector cost).
+    /// - Complexity: the first consume evaluates every consumer. Per
+    ///   publish of versioned state: O(writes + consumers connected to the
+    ///   store whose reads were written × their selector cost), plus, for
+    ///   a consumer with selectors that are evaluated at every consume (never
+    ///   evaluated yet, or reading nothing the tracking sees) or with
+    ///   ``consumeInstantly`` on, its consume. Per publish of plain state:
+    ///   O(consumers × their selector cost).
     @inlinable
     public func connect<Action>(
         to store: Store<State, Action>,
         on thread: NotificationThread = .drainThread
     ) -> StoreSubscription {
+        if _rootReader != nil { return _connectThroughHub(store, on: thread) }
         // NB: through a weak `let` in a class: a `[weak self]` capture is a
         // mutable box, read under a dynamic exclusivity check at every
         // dispatch.
@@ -40,6 +55,23 @@ extension StateConsumer {
         // before, so the consumer does not step back to an older state.
         _consumeLatest { store.state }
         return subscription
+    }
+
+    /// Connects this consumer of versioned state through `store`'s wake-up
+    /// hub for `thread` (see `_WakeUpHub`).
+    @usableFromInline
+    internal func _connectThroughHub<Action>(
+        _ store: Store<State, Action>, on thread: NotificationThread
+    ) -> StoreSubscription {
+        let hub = _WakeUpHubTable.shared.hub(for: store, on: thread)
+        let attachment = hub.attach(self)
+        // NB: the current state, read once this thread holds the consuming
+        // turn. The hub tells the consumer every publish until one of its
+        // deliveries anchors it.
+        _consumeLatest { store.state }
+        // NB: the token holds the hub: a hub lives while a consumer is
+        // connected through it.
+        return StoreSubscription { [hub] in hub.detach(attachment) }
     }
 }
 

@@ -77,7 +77,11 @@ public final class StateConsumer<State> {
             _lock.withLock {
                 _guarded.consumeInstantly = newValue
                 if !newValue { _guarded.instantState = nil }
+                // NB: a consumer that keeps its last state is told of
+                // every publish by its hubs (see `_WakeUpHub`).
+                _guarded.registry.hubNotices.noteUnconditional()
             }
+            _tellHubsIfPending()
         }
     }
 
@@ -93,14 +97,18 @@ public final class StateConsumer<State> {
         _lock.lock()
         let handle = _guarded.registry.register(make)
         guard _guarded.consumeInstantly, let state = _guarded.instantState, _guarded.turn.takeIfFree() else {
+            let tellHubs = _guarded.registry.hubNotices.isPending
             _lock.unlock()
+            if tellHubs { _tellHubs(markUnsynced: false) }
             return handle
         }
         _turn.removalsSeen = _removals.load(ordering: .relaxed)
+        _turn.tag = _guarded.instantTag
         _lock.unlock()
         _evaluateAndDeliver(handle, state)
         _lock.withLock { _flushEvaluations() }
         _finishTurn()
+        _tellHubsIfPending()
         return handle
     }
 
@@ -110,20 +118,24 @@ public final class StateConsumer<State> {
     ///
     /// - Complexity: O(its dependencies), amortized.
     public func remove(_ consumer: ConsumerHandle<State>) {
-        _lock.withLock {
+        let tellHubs = _lock.withLock {
             _guarded.registry.remove(consumer)
             _removals.wrappingIncrement(ordering: .releasing)
+            return _guarded.registry.hubNotices.isPending
         }
+        if tellHubs { _tellHubs(markUnsynced: false) }
     }
 
     /// Removes every consumer.
     ///
     /// - Complexity: O(consumers + their dependencies).
     public func removeAll() {
-        _lock.withLock {
+        let tellHubs = _lock.withLock {
             _guarded.registry.removeAll()
             _removals.wrappingIncrement(ordering: .releasing)
+            return _guarded.registry.hubNotices.isPending
         }
+        if tellHubs { _tellHubs(markUnsynced: false) }
     }
 
     // MARK: Consuming
@@ -147,6 +159,7 @@ public final class StateConsumer<State> {
         let mustConsume = _guarded.turn.arrive(.state(newState))
         _lock.unlock()
         guard mustConsume else { return }
+        _turn.tag = 0
         _consumeOne(newState)
         _finishTurn()
     }
@@ -160,9 +173,35 @@ public final class StateConsumer<State> {
         let mustConsume = _guarded.turn.arrive(.read(read))
         _lock.unlock()
         guard mustConsume else { return }
+        _turn.tag = 0
         _consumeOne(read())
         _finishTurn()
     }
+
+    /// As ``_consumeLatest(_:)``, for a source that numbers its states:
+    /// `read` returns the state and its number, which the callbacks of this
+    /// consume read as ``_currentTag`` (a scope hub passes the store's
+    /// publication generation, so that a scope tells a state published
+    /// before it subscribed from one published after, even when both have
+    /// the same root: a restored state).
+    @inlinable
+    internal func _consumeLatestTagged(_ read: @escaping () -> (State, UInt64)) {
+        _lock.lock()
+        let mustConsume = _guarded.turn.arrive(.readTagged(read))
+        _lock.unlock()
+        guard mustConsume else { return }
+        let (state, tag) = read()
+        _turn.tag = tag
+        _consumeOne(state)
+        _finishTurn()
+    }
+
+    /// The number of the state being consumed, as its source gave it to
+    /// ``_consumeLatestTagged(_:)`` (0 for a consume of an untagged state).
+    /// Read by selectors and callbacks only: it belongs to the thread
+    /// holding the consuming turn.
+    @inlinable
+    internal var _currentTag: UInt64 { _turn.tag }
 
     /// Delivers the queued consumes, then gives up the consuming turn.
     @inlinable
@@ -171,31 +210,66 @@ public final class StateConsumer<State> {
             _lock.lock()
             let next = _guarded.turn.next()
             _lock.unlock()
-            switch next {
-            case nil: return
-            case .state(let state)?: _consumeOne(state)
-            case .read(let read)?: _consumeOne(read())
-            }
+            guard let next else { return }
+            _consumePending(next)
+        }
+    }
+
+    /// Consumes a queued consume, holding the consuming turn.
+    @inlinable
+    internal func _consumePending(_ pending: _PendingConsume<State>) {
+        switch pending {
+        case .state(let state):
+            _turn.tag = 0
+            _consumeOne(state)
+        case .read(let read):
+            _turn.tag = 0
+            _consumeOne(read())
+        case .readTagged(let read):
+            let (state, tag) = read()
+            _turn.tag = tag
+            _consumeOne(state)
         }
     }
 
     /// One consume, holding the consuming turn.
+    ///
+    /// - Parameters:
+    ///   - hub: The wake-up hub delivering `state`, if one is.
+    ///   - proofFrom: The hub's previous root: the consumer's selections
+    ///     hold there when it is anchored at this hub (see `_WakeUpHub`).
+    ///   - proofSpans: The drains from `proofFrom` to `state`'s root.
     @inlinable
-    internal func _consumeOne(_ state: State) {
+    internal func _consumeOne(
+        _ state: State, hub: ObjectIdentifier? = nil, proofFrom: _RootVersion? = nil, proofSpans: [_DrainChanges]? = nil
+    ) {
         _turn.plan._removeAllKeepingCapacity()
         let newRoot = _rootReader?(state)
         let lastRoot = _turn.lastRoot
         // NB: the change log is read before taking the consumer's lock, so
         // the two locks are never held together.
         var journaled = false
+        var proven: [_DrainChanges]? = nil
         if let newRoot, let lastRoot, lastRoot != newRoot {
-            journaled = _ChangeLog.shared.spans(from: lastRoot, to: newRoot, into: &_turn.spans)
+            if let hub, let proofSpans, let proofFrom, _turn.hubAnchor == _HubAnchor(hub: hub, root: lastRoot),
+               lastRoot.node == newRoot.node, proofFrom.node == newRoot.node, lastRoot.version <= proofFrom.version {
+                // The hub checked every step from `lastRoot` to `proofFrom`
+                // against this consumer's reads: none wrote one.
+                proven = proofSpans
+                journaled = true
+            } else {
+                journaled = _ChangeLog.shared.spans(from: lastRoot, to: newRoot, into: &_turn.spans)
+            }
         }
+        _turn.hubAnchor = hub != nil && newRoot != nil ? _HubAnchor(hub: hub!, root: newRoot!) : nil
 
         var all: [ConsumerHandle<State>]? = nil
         _lock.lock()
         _turn.removalsSeen = _removals.load(ordering: .relaxed)
-        if _guarded.consumeInstantly { _guarded.instantState = state }
+        if _guarded.consumeInstantly {
+            _guarded.instantState = state
+            _guarded.instantTag = _turn.tag
+        }
         if let newRoot {
             if let lastRoot, lastRoot == newRoot {
                 // Same node at the same stamp: same state. Only consumers
@@ -203,7 +277,7 @@ public final class StateConsumer<State> {
                 _guarded.registry.planAffected(by: [], candidates: &_turn.candidates, into: &_turn.plan)
                 _guarded.stats.unchangedConsumes += 1
             } else if journaled {
-                _guarded.registry.planAffected(by: _turn.spans, candidates: &_turn.candidates, into: &_turn.plan)
+                _guarded.registry.planAffected(by: proven ?? _turn.spans, candidates: &_turn.candidates, into: &_turn.plan)
                 _guarded.stats.journaledConsumes += 1
             } else {
                 all = _guarded.registry.allIfCompact
@@ -245,7 +319,76 @@ public final class StateConsumer<State> {
         #if FASTSTORE_INTERNAL_CHECKS
         _guarded.registry._invariantCheck()
         #endif
+        // NB: a consume no hub delivered unanchors a connected consumer:
+        // its hubs tell it every publish until one anchors it again.
+        let unanchored = hub == nil && !_guarded.hubLinks.isEmpty
+        let tellHubs = unanchored || _guarded.registry.hubNotices.isPending
         _lock.unlock()
+        if tellHubs { _tellHubs(markUnsynced: unanchored) }
+    }
+
+    /// A consume from the wake-up hub `hub`: `state`, with the drains from
+    /// the hub's previous root (`from`) when they account for the step.
+    ///
+    /// - Returns: Whether, once this thread gave up the consuming turn, the
+    ///   consumer was anchored at `state`'s root (see `_WakeUpHub`); `false`
+    ///   when the consume was queued behind another thread's.
+    internal func _consumeFromHub(
+        _ state: State, hub: ObjectIdentifier, from oldRoot: _RootVersion?, spans: [_DrainChanges]?
+    ) -> Bool {
+        _lock.lock()
+        let mustConsume = _guarded.turn.arrive(.state(state))
+        _lock.unlock()
+        guard mustConsume else { return false }
+        _turn.tag = 0
+        _consumeOne(state, hub: hub, proofFrom: oldRoot, proofSpans: spans)
+        let root = _rootReader?(state)
+        while true {
+            _lock.lock()
+            guard let next = _guarded.turn.next() else {
+                // NB: the turn was given up under this lock: nothing else
+                // consumes while the anchor is read.
+                let anchored = _isAnchored(at: hub, root: root)
+                _lock.unlock()
+                return anchored
+            }
+            _lock.unlock()
+            _consumePending(next)
+        }
+    }
+
+    /// Whether the consumer's last consume was `hub`'s delivery of `root`
+    /// and no consume runs or waits. Must hold the lock.
+    internal func _isAnchored(at hub: ObjectIdentifier, root: _RootVersion?) -> Bool {
+        guard let root, !_guarded.turn.isTaken else { return false }
+        return _turn.lastRoot == root && _turn.hubAnchor == _HubAnchor(hub: hub, root: root)
+    }
+
+    /// Whether the hubs must tell this consumer of every publish: it has
+    /// unconditional selectors, or keeps its last state. Must hold the lock.
+    internal var _needsEveryPublish: Bool {
+        !_guarded.registry.unconditional.isEmpty || _guarded.consumeInstantly
+    }
+
+    /// Tells the hubs this consumer is connected through what changed in
+    /// its registry (and, with `markUnsynced`, that it consumed a state
+    /// they did not deliver). Holds no lock.
+    @usableFromInline
+    internal func _tellHubs(markUnsynced: Bool) {
+        _lock.lock()
+        let links = _guarded.hubLinks
+        let notes = _guarded.registry.hubNotices.take()
+        _lock.unlock()
+        for link in links {
+            guard let hub = link.hub else { continue }
+            if markUnsynced { hub.markUnsynced(link.attachment) }
+            hub.refresh(link.attachment, self, noted: notes.dependencies, everything: notes.everything)
+        }
+    }
+
+    @usableFromInline
+    internal func _tellHubsIfPending() {
+        if _lock.withLock({ _guarded.registry.hubNotices.isPending }) { _tellHubs(markUnsynced: false) }
     }
 
     /// Evaluates and delivers each of `handles` in order, unretained: the
@@ -328,6 +471,8 @@ internal struct _ConsumerGuarded<State> {
     @usableFromInline var turn = _ConsumeTurn<_PendingConsume<State>>()
     /// The last consumed state, kept only while `consumeInstantly` is on.
     @usableFromInline var instantState: State?
+    /// The number its source gave `instantState` (see `_currentTag`).
+    @usableFromInline var instantTag: UInt64 = 0
     @usableFromInline var consumeInstantly = false
     /// Statistics of the consumes so far, for tests and benchmarks.
     @usableFromInline var stats = _ConsumeCounters()
@@ -335,6 +480,8 @@ internal struct _ConsumerGuarded<State> {
     /// The causes of the consume being delivered, for the callbacks that
     /// take them; made by the first such callback's `add`.
     @usableFromInline var causeSlot: _CauseSlot? = nil
+    /// The wake-up hubs this consumer is connected through.
+    @usableFromInline var hubLinks: [_HubLink<State>] = []
     @inlinable init() {}
 }
 
@@ -345,9 +492,14 @@ internal struct _ConsumerTurnOwned<State> {
     @usableFromInline let recorder = _ReadRecorder()
     /// Root of the last consumed state (versioned state only).
     @usableFromInline var lastRoot: _RootVersion?
+    /// The hub that delivered the last consume, and its root (see
+    /// `_WakeUpHub`); `nil` after any other consume.
+    @usableFromInline var hubAnchor: _HubAnchor?
     @usableFromInline var candidates: [Int] = []
     @usableFromInline var plan: [ConsumerHandle<State>] = []
     @usableFromInline var spans: [_DrainChanges] = []
+    /// The number of the state being consumed (see `_currentTag`).
+    @usableFromInline var tag: UInt64 = 0
     /// Evaluations not yet added to the statistics (see `_flushEvaluations`).
     @usableFromInline var evaluations = 0
     /// The removal count when the turn last checked (see `_removals`).

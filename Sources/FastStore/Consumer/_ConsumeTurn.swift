@@ -58,4 +58,7 @@ internal enum _PendingConsume<State> {
     case state(State)
     /// The latest state of a source, read when its turn comes.
     case read(() -> State)
+    /// The latest state of a source and its number, read when its turn
+    /// comes (see `StateConsumer._consumeLatestTagged`).
+    case readTagged(() -> (State, UInt64))
 }

@@ -21,6 +21,10 @@ internal struct _ConsumerRegistry<State> {
     /// This registry's number (each `StateConsumer`'s registry, and the
     /// one `removeAll` starts, has its own), stamped on its handles.
     @usableFromInline let number: UInt32
+    /// What changed in this registry since the wake-up hubs the consumer is
+    /// connected through last looked (see ``_HubNotices``); kept only while
+    /// it is connected through one.
+    @usableFromInline var hubNotices = _HubNotices()
 
     @inlinable init() { number = _cfaststore_registries_take() }
 
@@ -39,6 +43,7 @@ internal struct _ConsumerRegistry<State> {
         handle.registry = number
         ordered.append(handle)
         unconditional.insert(_ConsumerKey(handle.id))
+        hubNotices.noteUnconditional()
         return handle
     }
 
@@ -79,7 +84,11 @@ internal struct _ConsumerRegistry<State> {
         guard contains(handle) else { return }
         handle.isRemoved = true
         _removeUnconditional(handle.id)
-        for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
+        hubNotices.noteUnconditional()
+        for dependency in handle.dependencies {
+            index.remove(dependency, reader: handle.id)
+            hubNotices.note(dependency)
+        }
         handle.dependencies.removeAll()
         removedInOrdered += 1
         if removedInOrdered > 16, removedInOrdered * 2 > ordered.count { _compact() }
@@ -120,7 +129,10 @@ internal struct _ConsumerRegistry<State> {
             handle.isRemoved = true
             handle.dependencies.removeAll()
         }
+        var notices = hubNotices
+        notices.noteEverything()
         self = _ConsumerRegistry()
+        hubNotices = notices
     }
 
     /// Appends every live consumer, in registration order.
@@ -179,15 +191,28 @@ internal struct _ConsumerRegistry<State> {
     @inlinable
     mutating func _replaceDependencies(_ handle: ConsumerHandle<State>, recorded: [_Dependency], unconditional isUnconditional: Bool) {
         if isUnconditional || recorded.isEmpty {
-            for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
+            for dependency in handle.dependencies {
+                index.remove(dependency, reader: handle.id)
+                hubNotices.note(dependency)
+            }
+            if !handle.dependencies.isEmpty { hubNotices.noteUnconditional() }
             handle.dependencies.removeAll()
             unconditional.insert(_ConsumerKey(handle.id))
             return
         }
-        if handle.dependencies.isEmpty { _removeUnconditional(handle.id) }
+        if handle.dependencies.isEmpty {
+            _removeUnconditional(handle.id)
+            hubNotices.noteUnconditional()
+        }
         let dependencies = _DependencyList(deduplicating: recorded)
-        for dependency in handle.dependencies { index.remove(dependency, reader: handle.id) }
-        for dependency in dependencies { index.insert(dependency, reader: handle.id) }
+        for dependency in handle.dependencies {
+            index.remove(dependency, reader: handle.id)
+            hubNotices.note(dependency)
+        }
+        for dependency in dependencies {
+            index.insert(dependency, reader: handle.id)
+            hubNotices.note(dependency)
+        }
         handle.dependencies = dependencies
     }
 

@@ -176,6 +176,37 @@ internal struct _ReaderIndex {
         }
     }
 
+    /// Whether some reader is registered for `dependency` (its node and
+    /// exactly its read kind).
+    ///
+    /// - Complexity: O(1) expected.
+    @inlinable
+    func hasReaders(_ dependency: _Dependency) -> Bool {
+        guard let readers = nodes[dependency.node] else { return false }
+        switch dependency.kind {
+        case .whole: return !readers.whole.isEmpty
+        case .member: return !readers.member.isEmpty
+        case .structure: return !readers.structure.isEmpty
+        case .element(let key): return readers.soleElementReaders[key] != nil || readers.elements[key] != nil
+        case .field(let range): return readers.fields[range] != nil
+        }
+    }
+
+    /// Calls `body` with every dependency that has readers, once each.
+    ///
+    /// - Complexity: O(dependencies registered).
+    @inlinable
+    func forEachDependency(_ body: (_Dependency) -> Void) {
+        for (node, readers) in nodes {
+            if !readers.whole.isEmpty { body(_Dependency(node: node, kind: .whole)) }
+            if !readers.member.isEmpty { body(_Dependency(node: node, kind: .member)) }
+            if !readers.structure.isEmpty { body(_Dependency(node: node, kind: .structure)) }
+            for key in readers.soleElementReaders.keys { body(_Dependency(node: node, kind: .element(key))) }
+            for key in readers.elements.keys { body(_Dependency(node: node, kind: .element(key))) }
+            for range in readers.fields.keys { body(_Dependency(node: node, kind: .field(range))) }
+        }
+    }
+
     /// Whether ``_nodesReadWhole`` counts the nodes with whole-node readers
     /// (an invariant check).
     @usableFromInline

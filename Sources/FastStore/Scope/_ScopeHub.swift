@@ -84,14 +84,19 @@ internal final class _ScopeHubTable: @unchecked Sendable {
         // consumer's locks after it; nothing takes this lock while holding
         // either (a hub's deinit runs after its subscription's release, not
         // inside a store or consumer critical section).
+        // NB: the consumer reads the store's latest state with its
+        // generation when its turn comes (what scope deliveries tell states
+        // apart by, see `_ScopeDelivery`); the store is held weakly, as it
+        // holds this closure.
+        let weakStore = _UncheckedWeak(store)
         hub.subscription = store.subscribe(on: thread) { [weak consumer = hub.consumer] state in
-            consumer?.consume(newState: state)
+            consumer?._consumeLatestTagged { weakStore.object?._stateAndGeneration ?? (state, 0) }
         }
         // NB: the current state, read without registering an Observation
         // access (a scope read inside `withObservationTracking` must not
         // make the tracker depend on the whole root state). Later consumes
         // find the drains' writes from it.
-        hub.consumer._consumeLatest { store._unobservedState }
+        hub.consumer._consumeLatestTagged { store._stateAndGeneration }
         entries[key] = Entry(store: store, hub: hub)
         return hub
     }

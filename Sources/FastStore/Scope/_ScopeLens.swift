@@ -45,15 +45,21 @@ internal struct _RootLens<Root, RootAction, State, Action>: _ScopeLens, @uncheck
 
     func subscribe(on thread: NotificationThread, _ body: @escaping (State) -> Void) -> StoreSubscription {
         let hub = _ScopeHub<Root>.hub(for: store, on: thread)
-        let rootReader = _RootVersion.reader(for: Root.self)
-        let root = store._unobservedState
-        let delivery = _ScopeDelivery(
-            baseline: get(root), baselineRoot: rootReader?(root), comparison: comparison, body: body)
-        let handle = comparison.add(to: hub.consumer, { [get] root in
-            delivery.evaluatedRoot = rootReader?(root)
-            return get(root)
-        }, delivery.deliver)
-        delivery.armed.store(true, ordering: .releasing)
+        let delivery = _ScopeDelivery(comparison: comparison, body: body)
+        let handle = comparison.add(to: hub.consumer, { [get] root in get(root) }, {
+            [unowned consumer = hub.consumer] value in
+            // NB: the callback runs in the hub consumer's turn, where its
+            // current tag is the generation of the root state evaluated.
+            delivery.deliver(value, generation: consumer._currentTag)
+        })
+        // NB: the baseline is read after registering, so every evaluation
+        // the registration or the hub made before it is of a state published
+        // no later than the baseline's (see `_ScopeDelivery`).
+        let store = self.store
+        delivery.setBaseline { [get] in
+            let (root, generation) = store._stateAndGeneration
+            return (get(root), generation)
+        }
         // NB: the token holds the hub: the subscription lasts as long as the
         // token, not as long as the scope that made it.
         return StoreSubscription { [hub] in hub.consumer.remove(handle) }
@@ -73,47 +79,66 @@ internal struct _RootLens<Root, RootAction, State, Action>: _ScopeLens, @uncheck
 /// One scope subscription's last delivered state, and the rule that
 /// decides whether an evaluation is a change to deliver.
 ///
-/// The hub's consumer keeps the last state it consumed and evaluates a new
-/// subscription against it as it registers it (when no consume is under
-/// way), which records what the `state` closures read. That evaluation,
-/// and any other before the subscription is armed (right after it is
-/// registered), sets the baseline silently: a subscriber is called for
-/// changes after it subscribed, never on the subscribing thread. After
-/// that, an evaluation of a root state no newer than the last one seen is
-/// not a change (a delivery queued before the subscription); otherwise the
-/// new state is compared with the last delivered one.
+/// Evaluations are told apart by the root store's publication generation
+/// of the state evaluated (the hub consumes tagged states), not by its root
+/// stamp: a reducer that restores an earlier state (`state = saved`)
+/// publishes a root at an older stamp, and that is a change like any other.
 ///
-/// NB: `@unchecked Sendable`: `armed` is atomic; the rest is touched only
-/// by the thread holding the hub consumer's consuming turn (the selector
-/// sets `evaluatedRoot`, the callback reads it right after), and by the
-/// subscribing thread before registration publishes it.
+/// The baseline is the scope's state in the root state published when the
+/// subscription was made, read after it was registered with the hub. An
+/// evaluation of a state published no later than the baseline's (the
+/// registration's own evaluation of the hub's last state, or a delivery
+/// queued before the subscription) is not a change; every later one is
+/// compared with the last delivered state. So a subscriber is called for
+/// the changes after it subscribed, on the hub's thread, never on the
+/// subscribing thread, and none is lost: when the baseline is read, the hub
+/// consumer has evaluated nothing newer (a state is consumed after it is
+/// published), and its selection has reached the baseline's state by the
+/// time it evaluates anything newer.
+///
+/// NB: `@unchecked Sendable`: `last` and `lastGeneration` are guarded by
+/// `lock`, which hands the baseline from the subscribing thread to the
+/// thread holding the hub consumer's turn. `body` is called by that thread
+/// only, outside the lock, so its calls are in order.
 final class _ScopeDelivery<Value>: @unchecked Sendable {
-    @exclusivity(unchecked) var last: Value
-    @exclusivity(unchecked) var lastRoot: _RootVersion?
-    @exclusivity(unchecked) var evaluatedRoot: _RootVersion?
-    let armed = ManagedAtomic<Bool>(false)
+    private let lock = _Lock()
+    private var last: Value?
+    /// The generation of the last state compared; `nil` until the baseline
+    /// is set (evaluations before it are ignored).
+    private var lastGeneration: UInt64?
     let comparison: any _ScopeComparison<Value>
     let body: (Value) -> Void
 
-    init(baseline: Value, baselineRoot: _RootVersion?, comparison: any _ScopeComparison<Value>, body: @escaping (Value) -> Void) {
-        last = baseline
-        lastRoot = baselineRoot
+    init(comparison: any _ScopeComparison<Value>, body: @escaping (Value) -> Void) {
         self.comparison = comparison
         self.body = body
     }
 
-    func deliver(_ new: Value) {
-        let evaluated = evaluatedRoot
-        if let evaluated, let known = lastRoot, evaluated.node == known.node, evaluated.version <= known.version {
+    /// Sets the baseline: the value and the generation `read` returns, read
+    /// under the lock, so that no evaluation is compared before it is set.
+    func setBaseline(_ read: () -> (Value, UInt64)) {
+        lock.lock()
+        let (value, generation) = read()
+        last = value
+        lastGeneration = generation
+        lock.unlock()
+    }
+
+    /// An evaluation of the root state published at `generation` found
+    /// `new`: calls the subscriber when that is a change.
+    func deliver(_ new: Value, generation: UInt64) {
+        lock.lock()
+        guard let known = lastGeneration, generation > known, let old = last else {
+            lock.unlock()
             return
         }
-        lastRoot = evaluated
-        guard armed.load(ordering: .acquiring) else {
-            last = new
+        lastGeneration = generation
+        if comparison.isSame(old, new) {
+            lock.unlock()
             return
         }
-        if comparison.isSame(last, new) { return }
         last = new
+        lock.unlock()
         body(new)
     }
 }
@@ -126,5 +151,15 @@ extension Store {
         _lock.lock()
         defer { _lock.unlock() }
         return _guarded.pointee.state
+    }
+
+    /// The published state and its publication generation, read together
+    /// without registering an Observation access.
+    ///
+    /// - Complexity: O(1): a lock and a copy of the state value.
+    internal var _stateAndGeneration: (State, UInt64) {
+        _lock.lock()
+        defer { _lock.unlock() }
+        return (_guarded.pointee.state, _publication.generation.load(ordering: .relaxed))
     }
 }

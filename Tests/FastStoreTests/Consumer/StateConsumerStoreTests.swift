@@ -73,7 +73,10 @@ private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoActi
         store.dispatch(.setTheme("dark"))
         #expect(log.last == "settings dark")
         #expect(counter.total == 105)
-        #expect(consumer._statistics.journaledConsumes == 4)
+        // The store's wake-up hub calls the consumer for the first publish
+        // after it connected (it is not anchored yet), then only for
+        // publishes that wrote something it read: not for item 21.
+        #expect(consumer._statistics.journaledConsumes == 3)
 
         // A reducer that assigns a whole (kept) state: the chain is broken,
         // every selector runs and the callbacks are right.

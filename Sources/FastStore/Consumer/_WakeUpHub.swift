@@ -1,0 +1,454 @@
+/// The one place that decides which connected consumers of a store are told
+/// of a publish: a reader index over every connected ``StateConsumer``'s
+/// reads, fed by the drains' writes.
+///
+/// One hub per store and notification thread (``_WakeUpHubTable``), which
+/// is the store's only subscriber for all the consumers connected through
+/// it (``StateConsumer/connect(to:on:)`` on versioned state). Each publish
+/// the hub looks up the drains' writes once, collects the consumers whose
+/// reads they affect with the trigger rule (``_ReaderIndex/collect(_:_:into:)``,
+/// the rule every consumer applies to its own selectors), and calls those
+/// only, handing them the writes. The others are not touched: a publish
+/// costs O(writes + woken consumers), whatever the number connected.
+///
+/// ## What a skipped consumer relies on
+/// A consumer that is not woken keeps its last consumed root. When it is
+/// woken later, the hub hands it the writes from the hub's previous root
+/// only: the steps between were checked against its reads and wrote none
+/// of them, so its selections still hold. That proof is good only while
+/// the consumer is *anchored*: its last consume was one from this hub and
+/// nothing else consumed since (``_HubAnchor``), its reads as mirrored here
+/// are current, and no consume of it is queued. Every other case wakes it
+/// at every publish (``Entry/unsynced``, ``Entry/needsAll``), and it
+/// consumes through its own general path (the change log from its own last
+/// root, or comparing everything), until it is anchored again:
+/// - just connected (its first consume is the store's current state, read
+///   by `connect`);
+/// - its consume was queued behind another thread's (its reads may change
+///   before it runs);
+/// - it consumed something else (another store, `consume(newState:)`);
+/// - it has unconditional selectors (never evaluated yet, or reading
+///   nothing the tracking sees), or keeps the last state for
+///   ``StateConsumer/consumeInstantly`` (a skipped drain would leave that
+///   state behind).
+///
+/// ## The mirrored reads
+/// The consumer notes which of its dependencies changed
+/// (``_HubNotices``) and has the hub re-read them after each consume,
+/// `add`, `remove` and `removeAll`, outside its own lock: the hub takes its
+/// lock, then the consumer's, and copies the truth (whether the consumer
+/// has a reader of that dependency now). So notices applied in any order
+/// leave the mirror equal to the consumer's index.
+///
+/// Lock order: the table's, then a hub's, then a consumer's. Consumers are
+/// called with no hub lock held.
+@usableFromInline
+internal final class _WakeUpHub<Root>: @unchecked Sendable {
+    // NB: `@unchecked Sendable`: the guarded fields are touched under
+    // `lock`; the delivery scratch only by `deliver`, which the store calls
+    // serially (one drain at a time, or the main queue).
+
+    /// One connected consumer.
+    struct Entry {
+        weak var consumer: StateConsumer<Root>?
+        let attachment: UInt64
+        /// The consumer's dependencies, as filed in `index` under its slot.
+        var dependencies: Set<_Dependency> = []
+        /// Whether it has unconditional selectors or keeps its last state:
+        /// told of every publish.
+        var needsAll = false
+        /// Whether the proof a skipped consumer relies on does not hold:
+        /// told of every publish until it is anchored again.
+        var unsynced = true
+        var isAlways: Bool { needsAll || unsynced }
+    }
+
+    /// A consumer to call, as planned under the lock.
+    struct Wake {
+        let slot: Int
+        let attachment: UInt64
+        let consumer: StateConsumer<Root>
+        let wasUnsynced: Bool
+    }
+
+    let key: _WakeUpHubTable.Key
+    let rootReader: (Root) -> _RootVersion
+    var subscription: StoreSubscription?
+
+    private let lock = _Lock()
+    // Guarded by `lock`:
+    private var entries: [Entry?] = []
+    private var deadEntries = 0
+    private var slots: [UInt64: Int] = [:]
+    private var index = _ReaderIndex()
+    /// Slots told of every publish (`Entry.isAlways`).
+    private var always: Set<Int> = []
+    private var nextAttachment: UInt64 = 0
+    /// The root of the last state delivered (what the next delivery's
+    /// writes start from).
+    private var lastRoot: _RootVersion?
+
+    // Owned by `deliver`:
+    private var spans: [_DrainChanges] = []
+    private var candidates: [Int] = []
+    private var plan: [Wake] = []
+
+    init(key: _WakeUpHubTable.Key, rootReader: @escaping (Root) -> _RootVersion) {
+        self.key = key
+        self.rootReader = rootReader
+    }
+
+    deinit {
+        subscription?.cancel()
+        _WakeUpHubTable.shared.forget(key)
+    }
+
+    /// The number of consumers connected (for tests).
+    var connectedCount: Int { lock.withLock { slots.count } }
+
+    /// The root the hub starts from, when no delivery set one yet.
+    func start(at root: _RootVersion) {
+        lock.withLock { if lastRoot == nil { lastRoot = root } }
+    }
+
+    // MARK: Connecting
+
+    /// Connects `consumer`: it is told of every publish until it is
+    /// anchored, and its current dependencies are mirrored.
+    ///
+    /// - Returns: The attachment, which names the connection.
+    /// - Complexity: O(the consumer's dependencies).
+    func attach(_ consumer: StateConsumer<Root>) -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        nextAttachment &+= 1
+        let attachment = nextAttachment
+        let slot = entries.count
+        var entry = Entry(consumer: consumer, attachment: attachment)
+        consumer._lock.lock()
+        consumer._guarded.registry.hubNotices.isTracking = true
+        consumer._guarded.hubLinks.append(_HubLink(hub: self, attachment: attachment))
+        consumer._guarded.registry.index.forEachDependency { dependency in
+            entry.dependencies.insert(dependency)
+            index.insert(dependency, reader: slot)
+        }
+        entry.needsAll = consumer._needsEveryPublish
+        consumer._lock.unlock()
+        entries.append(entry)
+        slots[attachment] = slot
+        always.insert(slot)
+        return attachment
+    }
+
+    /// Disconnects the consumer of `attachment` (nothing if it is gone).
+    ///
+    /// - Complexity: O(its dependencies), amortized.
+    func detach(_ attachment: UInt64) {
+        lock.lock()
+        guard let slot = slots.removeValue(forKey: attachment), let entry = entries[slot] else {
+            lock.unlock()
+            return
+        }
+        _drop(slot, entry)
+        lock.unlock()
+        // NB: after the hub's lock: a consumer's lock is never taken inside
+        // it except to read the consumer.
+        if let consumer = entry.consumer {
+            consumer._lock.withLock {
+                consumer._guarded.hubLinks.removeAll { $0.attachment == attachment && $0.hub === self }
+                if consumer._guarded.hubLinks.isEmpty {
+                    consumer._guarded.registry.hubNotices = _HubNotices()
+                }
+            }
+        }
+    }
+
+    /// Removes the entry at `slot`. Must hold the lock.
+    private func _drop(_ slot: Int, _ entry: Entry) {
+        for dependency in entry.dependencies { index.remove(dependency, reader: slot) }
+        always.remove(slot)
+        entries[slot] = nil
+        deadEntries += 1
+        if deadEntries > 16, deadEntries * 2 > entries.count { _compact() }
+    }
+
+    /// Renumbers the live entries by their order, re-filing their
+    /// dependencies. Must hold the lock.
+    ///
+    /// - Complexity: O(entries + their dependencies); run when more than
+    ///   half are gone, so O(1) amortized per disconnection.
+    private func _compact() {
+        var live: [Entry?] = []
+        live.reserveCapacity(entries.count - deadEntries)
+        var renumbered = _ReaderIndex()
+        var stillAlways: Set<Int> = []
+        for case let entry? in entries {
+            let slot = live.count
+            for dependency in entry.dependencies { renumbered.insert(dependency, reader: slot) }
+            if entry.isAlways { stillAlways.insert(slot) }
+            slots[entry.attachment] = slot
+            live.append(entry)
+        }
+        entries = live
+        deadEntries = 0
+        index = renumbered
+        always = stillAlways
+    }
+
+    // MARK: Keeping the mirror
+
+    /// Re-reads, from `consumer`, whether it reads each of `noted` (every
+    /// mirrored dependency too with `everything`), and whether it needs
+    /// every publish.
+    ///
+    /// - Complexity: O(noted), O(mirrored dependencies) with `everything`.
+    func refresh(_ attachment: UInt64, _ consumer: StateConsumer<Root>, noted: [_Dependency], everything: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let slot = slots[attachment], var entry = entries[slot] else { return }
+        entries[slot] = nil  // NB: no second reference while it is edited.
+        consumer._lock.lock()
+        if everything {
+            for dependency in entry.dependencies where !consumer._guarded.registry.index.hasReaders(dependency) {
+                entry.dependencies.remove(dependency)
+                index.remove(dependency, reader: slot)
+            }
+        }
+        for dependency in noted {
+            let reads = consumer._guarded.registry.index.hasReaders(dependency)
+            if reads, entry.dependencies.insert(dependency).inserted {
+                index.insert(dependency, reader: slot)
+            } else if !reads, entry.dependencies.remove(dependency) != nil {
+                index.remove(dependency, reader: slot)
+            }
+        }
+        entry.needsAll = consumer._needsEveryPublish
+        consumer._lock.unlock()
+        _file(slot, entry)
+    }
+
+    /// Marks the consumer of `attachment` as not anchored: it consumed
+    /// something this hub did not deliver.
+    func markUnsynced(_ attachment: UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let slot = slots[attachment], var entry = entries[slot], !entry.unsynced else { return }
+        entry.unsynced = true
+        _file(slot, entry)
+    }
+
+    /// Stores `entry` at `slot`, with its `always` membership. Must hold
+    /// the lock.
+    private func _file(_ slot: Int, _ entry: Entry) {
+        if entry.isAlways { always.insert(slot) } else { always.remove(slot) }
+        entries[slot] = entry
+    }
+
+    /// After a wake: whether the consumer is anchored at the hub's root
+    /// (and no consume of it is queued or running), read under both locks
+    /// so that no concurrent consume can slip between the check and the
+    /// mark.
+    private func _settle(_ wake: Wake) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard slots[wake.attachment] == wake.slot, var entry = entries[wake.slot] else { return }
+        let anchored = wake.consumer._lock.withLock {
+            wake.consumer._isAnchored(at: ObjectIdentifier(self), root: lastRoot)
+        }
+        guard entry.unsynced == anchored else { return }
+        entry.unsynced = !anchored
+        _file(wake.slot, entry)
+    }
+
+    // MARK: Delivering
+
+    /// Tells the consumers whose reads the drains from the last delivered
+    /// state to `state` wrote (every consumer when the writes do not
+    /// account for the step).
+    ///
+    /// - Complexity: O(writes + woken consumers × their consume).
+    func deliver(_ state: Root) {
+        let newRoot = rootReader(state)
+        lock.lock()
+        let oldRoot = lastRoot
+        lastRoot = newRoot
+        lock.unlock()
+        // NB: the change log is read with no hub lock held.
+        var journaled = false
+        if let oldRoot, oldRoot != newRoot {
+            journaled = _ChangeLog.shared.spans(from: oldRoot, to: newRoot, into: &spans)
+        }
+
+        lock.lock()
+        candidates._removeAllKeepingCapacity()
+        if oldRoot == newRoot {
+            for slot in always { candidates.append(slot) }
+        } else if journaled {
+            for span in spans {
+                for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
+            }
+            for slot in always { candidates.append(slot) }
+        } else {
+            for slot in entries.indices where entries[slot] != nil { candidates.append(slot) }
+        }
+        if candidates.count > 1 { candidates.sort() }
+        var previous = -1
+        var gone: [Int] = []
+        for slot in candidates where slot != previous {
+            previous = slot
+            guard let entry = entries[slot] else { continue }
+            if let consumer = entry.consumer {
+                plan.append(Wake(slot: slot, attachment: entry.attachment, consumer: consumer, wasUnsynced: entry.unsynced))
+            } else {
+                gone.append(slot)
+            }
+        }
+        for slot in gone {
+            if let entry = entries[slot] {
+                slots[entry.attachment] = nil
+                _drop(slot, entry)
+            }
+        }
+        lock.unlock()
+
+        let hub = ObjectIdentifier(self)
+        for wake in plan {
+            let anchored = wake.consumer._consumeFromHub(
+                state, hub: hub, from: oldRoot, spans: journaled ? spans : nil)
+            if !anchored || wake.wasUnsynced { _settle(wake) }
+        }
+        // NB: the consumers are let go with no lock held (a consumer's
+        // last release runs its callbacks' captures' `deinit`s).
+        plan.removeAll(keepingCapacity: true)
+        spans._removeAllKeepingCapacity()
+    }
+}
+
+/// A consumer's connection through a hub, kept by the consumer.
+@usableFromInline
+internal struct _HubLink<Root> {
+    @usableFromInline weak var hub: _WakeUpHub<Root>?
+    @usableFromInline let attachment: UInt64
+    @usableFromInline init(hub: _WakeUpHub<Root>, attachment: UInt64) {
+        self.hub = hub
+        self.attachment = attachment
+    }
+}
+
+/// The hub and root of a consumer's last consume when a hub delivered it:
+/// while its last root is still this one, the hub's proof holds (see
+/// ``_WakeUpHub``).
+@usableFromInline
+internal struct _HubAnchor: Equatable {
+    @usableFromInline let hub: ObjectIdentifier
+    @usableFromInline let root: _RootVersion
+    @inlinable init(hub: ObjectIdentifier, root: _RootVersion) {
+        self.hub = hub
+        self.root = root
+    }
+}
+
+/// What changed in a connected consumer's registry since its hubs last
+/// looked: dependencies that may have gained or lost their last reader,
+/// and whether it may have gained or lost unconditional selectors. Noted
+/// under the consumer's lock, only while `isTracking` (the consumer is
+/// connected through a hub).
+@usableFromInline
+internal struct _HubNotices {
+    @usableFromInline var isTracking = false
+    @usableFromInline var isPending = false
+    @usableFromInline var everything = false
+    @usableFromInline var dependencies: [_Dependency] = []
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func note(_ dependency: _Dependency) {
+        guard isTracking else { return }
+        dependencies.append(dependency)
+        isPending = true
+    }
+
+    @inlinable
+    mutating func noteUnconditional() {
+        if isTracking { isPending = true }
+    }
+
+    @inlinable
+    mutating func noteEverything() {
+        guard isTracking else { return }
+        everything = true
+        isPending = true
+    }
+
+    /// Takes the notes, leaving none.
+    @inlinable
+    mutating func take() -> (dependencies: [_Dependency], everything: Bool) {
+        let taken = (dependencies, everything)
+        dependencies = []
+        everything = false
+        isPending = false
+        return taken
+    }
+}
+
+/// The live wake-up hubs, by store and notification thread. Entries hold
+/// the store and the hub weakly: a hub is owned by the subscriptions of the
+/// consumers connected through it, and removes its entry when it goes.
+internal final class _WakeUpHubTable: @unchecked Sendable {
+    // NB: `@unchecked Sendable`: `entries` is guarded by `lock`.
+    static let shared = _WakeUpHubTable()
+
+    struct Key: Hashable {
+        let store: ObjectIdentifier
+        let thread: NotificationThread
+    }
+
+    struct Entry {
+        weak var store: AnyObject?
+        weak var hub: AnyObject?
+    }
+
+    private let lock = _Lock()
+    private var entries: [Key: Entry] = [:]
+
+    /// The hub of `store` for deliveries on `thread`, made and subscribed
+    /// to the store on first use.
+    ///
+    /// - Complexity: O(1) expected (a locked table lookup).
+    func hub<Root, Action>(for store: Store<Root, Action>, on thread: NotificationThread) -> _WakeUpHub<Root> {
+        let key = Key(store: ObjectIdentifier(store), thread: thread)
+        lock.lock()
+        defer { lock.unlock() }
+        // NB: the entry must name this very store: a hub kept alive by a
+        // subscription can outlive its store, and a new store can reuse
+        // the old one's address.
+        if let entry = entries[key], entry.store === store, let hub = entry.hub {
+            return unsafeDowncast(hub, to: _WakeUpHub<Root>.self)
+        }
+        let hub = _WakeUpHub<Root>(key: key, rootReader: store._rootVersion!)
+        let target = _WeakHub(hub)
+        hub.subscription = store.subscribe(on: thread) { state in
+            target.hub?.deliver(state)
+        }
+        hub.start(at: store._rootVersion!(store._unobservedState))
+        entries[key] = Entry(store: store, hub: hub)
+        return hub
+    }
+
+    /// Removes the entry of `key` if its hub is gone (not if a newer hub
+    /// replaced it).
+    func forget(_ key: Key) {
+        lock.lock()
+        if let entry = entries[key], entry.hub == nil { entries[key] = nil }
+        lock.unlock()
+    }
+}
+
+/// A hub held weakly by its store subscription.
+internal final class _WeakHub<Root>: @unchecked Sendable {
+    // NB: a weak `let` in a class: a `[weak hub]` capture is a mutable box,
+    // read under a dynamic exclusivity check at every publish.
+    weak let hub: _WakeUpHub<Root>?
+    init(_ hub: _WakeUpHub<Root>) { self.hub = hub }
+}
