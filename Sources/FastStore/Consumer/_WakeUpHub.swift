@@ -1,3 +1,5 @@
+import Atomics
+
 /// The one place that decides which connected consumers of a store are told
 /// of a publish: a reader index over every connected ``StateConsumer``'s
 /// reads, fed by the drains' writes.
@@ -313,6 +315,9 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
 
         let hub = ObjectIdentifier(self)
         for wake in plan {
+            #if FASTSTORE_INTERNAL_CHECKS
+            if _WakeUpHubFaults.drops() { continue }
+            #endif
             let anchored = wake.consumer._consumeFromHub(
                 state, hub: hub, from: oldRoot, spans: journaled ? spans : nil)
             if !anchored || wake.wasUnsynced { _settle(wake) }
@@ -451,4 +456,22 @@ internal final class _WeakHub<Root>: @unchecked Sendable {
     // read under a dynamic exclusivity check at every publish.
     weak let hub: _WakeUpHub<Root>?
     init(_ hub: _WakeUpHub<Root>) { self.hub = hub }
+}
+
+/// Fault injection for the tests that check the differential suites catch
+/// a dropped wake-up.
+@_spi(Testing)
+public enum _WakeUpHubFaults {
+    /// When not 0, the hubs delivering in this task skip each
+    /// `dropEvery`-th consumer they would call (test builds only: the
+    /// check is compiled under `FASTSTORE_INTERNAL_CHECKS`).
+    @TaskLocal public static var dropEvery = 0
+    static let counter = ManagedAtomic<Int>(0)
+
+    /// Whether to drop this wake-up.
+    static func drops() -> Bool {
+        let every = dropEvery
+        guard every > 0 else { return false }
+        return counter.wrappingIncrementThenLoad(ordering: .relaxed) % every == 0
+    }
 }
