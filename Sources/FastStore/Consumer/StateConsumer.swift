@@ -319,12 +319,13 @@ public final class StateConsumer<State> {
         #if FASTSTORE_INTERNAL_CHECKS
         _guarded.registry._invariantCheck()
         #endif
-        // NB: a consume no hub delivered unanchors a connected consumer:
-        // its hubs tell it every publish until one anchors it again.
-        let unanchored = hub == nil && !_guarded.hubLinks.isEmpty
+        // NB: a consume another hub (or no hub) delivered unanchors a
+        // connected consumer: its hubs tell it every publish until one
+        // anchors it again.
+        let unanchored = !_guarded.hubLinks.isEmpty && (hub == nil || _guarded.hubLinks.count > 1)
         let tellHubs = unanchored || _guarded.registry.hubNotices.isPending
         _lock.unlock()
-        if tellHubs { _tellHubs(markUnsynced: unanchored) }
+        if tellHubs { _tellHubs(markUnsynced: unanchored, except: hub) }
     }
 
     /// A consume from the wake-up hub `hub`: `state`, with the drains from
@@ -372,16 +373,16 @@ public final class StateConsumer<State> {
 
     /// Tells the hubs this consumer is connected through what changed in
     /// its registry (and, with `markUnsynced`, that it consumed a state
-    /// they did not deliver). Holds no lock.
+    /// they did not deliver: every hub but `except`). Holds no lock.
     @usableFromInline
-    internal func _tellHubs(markUnsynced: Bool) {
+    internal func _tellHubs(markUnsynced: Bool, except: ObjectIdentifier? = nil) {
         _lock.lock()
         let links = _guarded.hubLinks
         let notes = _guarded.registry.hubNotices.take()
         _lock.unlock()
         for link in links {
             guard let hub = link.hub else { continue }
-            if markUnsynced { hub.markUnsynced(link.attachment) }
+            if markUnsynced, ObjectIdentifier(hub) != except { hub.markUnsynced(link.attachment) }
             hub.refresh(link.attachment, self, noted: notes.dependencies, everything: notes.everything)
         }
     }

@@ -441,6 +441,15 @@ internal final class _WakeUpHubTable: @unchecked Sendable {
         return hub
     }
 
+    /// The live hub of `store` for `thread`, if any.
+    func existingHub<Root, Action>(for store: Store<Root, Action>, on thread: NotificationThread) -> _WakeUpHub<Root>? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[Key(store: ObjectIdentifier(store), thread: thread)], entry.store === store,
+              let hub = entry.hub else { return nil }
+        return unsafeDowncast(hub, to: _WakeUpHub<Root>.self)
+    }
+
     /// Removes the entry of `key` if its hub is gone (not if a newer hub
     /// replaced it).
     func forget(_ key: Key) {
@@ -473,5 +482,14 @@ public enum _WakeUpHubFaults {
         let every = dropEvery
         guard every > 0 else { return false }
         return counter.wrappingIncrementThenLoad(ordering: .relaxed) % every == 0
+    }
+}
+
+extension Store {
+    /// The number of consumers connected through this store's wake-up hub
+    /// for `thread` (a test hook).
+    @_spi(Testing)
+    public func _connectedConsumerCount(on thread: NotificationThread = .drainThread) -> Int {
+        _WakeUpHubTable.shared.existingHub(for: self, on: thread)?.connectedCount ?? 0
     }
 }

@@ -1,0 +1,171 @@
+import Dispatch
+@_spi(Testing) import FastStore
+import FastStoreTestSupport
+import Testing
+
+private struct HubRow: Equatable, Sendable {
+    var done = false
+}
+
+private struct HubRows: Equatable, Sendable {
+    var items: VersionedList<HubRow>
+    var title = "rows"
+}
+
+private enum HubRowAction: Sendable {
+    case toggle(Int)
+    case title(String)
+}
+
+private func rowReducer(_ state: inout Versioned<HubRows>, _ action: HubRowAction) {
+    switch action {
+    case .toggle(let i): state.items[i].done.toggle()
+    case .title(let title): state.title = title
+    }
+}
+
+private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowAction> {
+    Store(state: Versioned(HubRows(items: VersionedList(Array(repeating: HubRow(), count: count)))), reducer: rowReducer)
+}
+
+/// The store's wake-up hub: one subscription for every consumer connected
+/// to a store, which calls only the consumers whose reads a publish wrote.
+@Suite struct WakeUpHubTests {
+    @Test func aPublishCallsOnlyTheScreenWhoseRowItWrote() {
+        let store = makeRowStore(1_000)
+        let screens = (0..<1_000).map { _ in StateConsumer<Versioned<HubRows>>() }
+        var seen: [Int: [Bool]] = [:]
+        for (i, screen) in screens.enumerated() {
+            screen.add({ $0.items[i].done }) { (_: Bool?, new: Bool) in seen[i, default: []].append(new) }
+        }
+        let subscriptions = screens.map { $0.connect(to: store) }
+        #expect(store.subscriberCount == 1, "one store subscription for every connected consumer")
+        #expect(store._connectedConsumerCount() == 1_000)
+        store.dispatch(.title("anchor"))      // every screen is told once, then anchored
+        let before = screens.map { $0._statistics }
+        store.dispatch(.toggle(500))
+        store.dispatch(.title("other"))       // nobody reads the title
+        let after = screens.map { $0._statistics }
+        let called = (0..<1_000).filter { before[$0] != after[$0] }
+        #expect(called == [500])
+        #expect(seen[500] == [false, true])
+        #expect(seen.values.allSatisfy { $0.count == 1 || $0 == [false, true] })
+        withExtendedLifetime(subscriptions) {}
+    }
+
+    @Test func cancellingOrReleasingDisconnects() {
+        let store = makeRowStore(10)
+        let consumer = StateConsumer<Versioned<HubRows>>()
+        var seen: [Bool] = []
+        consumer.add({ $0.items[3].done }) { (new: Bool) in seen.append(new) }
+        var subscription: StoreSubscription? = consumer.connect(to: store)
+        store.dispatch(.toggle(3))
+        #expect(seen == [false, true])
+        subscription?.cancel()
+        store.dispatch(.toggle(3))
+        #expect(seen == [false, true])
+        #expect(store._connectedConsumerCount() == 0)
+        subscription = consumer.connect(to: store)   // reconnecting: the current state at once
+        #expect(seen == [false, true, false])
+        subscription = nil
+        #expect(store.subscriberCount == 0, "the hub went with its last connection")
+        store.dispatch(.toggle(3))
+        #expect(seen == [false, true, false])
+    }
+
+    @Test func aDeallocatedConsumerIsDroppedByTheHub() {
+        let store = makeRowStore(10)
+        var consumer: StateConsumer<Versioned<HubRows>>? = StateConsumer()
+        consumer!.add({ $0.items[1].done }) { (_: Bool) in }
+        let subscription = consumer!.connect(to: store)
+        weak let gone = consumer
+        consumer = nil
+        #expect(gone == nil, "the hub holds its consumers weakly")
+        store.dispatch(.toggle(1))
+        #expect(store._connectedConsumerCount() == 0)
+        withExtendedLifetime(subscription) {}
+    }
+
+    /// A consumer that keeps its last state evaluates a consumer added
+    /// later against the store's latest state, though the drains before
+    /// wrote nothing it read.
+    @Test func consumeInstantlySeesEveryPublish() {
+        let store = makeRowStore(10)
+        let consumer = StateConsumer<Versioned<HubRows>>()
+        consumer.consumeInstantly = true
+        consumer.add({ $0.items[0].done }) { (_: Bool) in }
+        let subscription = consumer.connect(to: store)
+        store.dispatch(.toggle(5))
+        store.dispatch(.toggle(5))
+        store.dispatch(.toggle(5))
+        var seen: [Bool] = []
+        consumer.add({ $0.items[5].done }) { (new: Bool) in seen.append(new) }
+        #expect(seen == [true])
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test func aConsumerConnectedTwiceIsToldOncePerChange() {
+        let store = makeRowStore(10)
+        let consumer = StateConsumer<Versioned<HubRows>>()
+        var seen: [Bool] = []
+        consumer.add({ $0.items[2].done }) { (new: Bool) in seen.append(new) }
+        let first = consumer.connect(to: store)
+        let second = consumer.connect(to: store)
+        store.dispatch(.toggle(2))
+        store.dispatch(.toggle(7))
+        store.dispatch(.toggle(2))
+        #expect(seen == [false, true, false])
+        first.cancel()
+        store.dispatch(.toggle(2))
+        #expect(seen == [false, true, false, true])
+        withExtendedLifetime(second) {}
+    }
+
+    /// A consumer connected to two stores: each store's states reach it,
+    /// and it is right about each.
+    @Test func aConsumerConnectedToTwoStores() {
+        let a = makeRowStore(10)
+        let b = makeRowStore(10)
+        let consumer = StateConsumer<Versioned<HubRows>>()
+        var seen: [Bool] = []
+        consumer.add({ $0.items[4].done }) { (new: Bool) in seen.append(new) }
+        let sa = consumer.connect(to: a)
+        let sb = consumer.connect(to: b)
+        a.dispatch(.toggle(4))        // a: true, b: false
+        #expect(seen.last == true)
+        b.dispatch(.toggle(1))        // b's state, where row 4 is false
+        #expect(seen.last == false)
+        a.dispatch(.toggle(2))        // a's state again: row 4 is true there
+        #expect(seen.last == true)
+        withExtendedLifetime((sa, sb)) {}
+    }
+
+    @MainActor
+    @Test func mainQueueConnectionsSeeTheFinalState() async throws {
+        let store = makeRowStore(100)
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        let screens = (0..<50).map { _ in StateConsumer<Versioned<HubRows>>() }
+        let seen = Shared<[Int: (done: Bool, onMain: Bool)]>([:])
+        for (i, screen) in screens.enumerated() {
+            screen.add({ $0.items[i].done }) { (new: Bool) in
+                seen.mutate { $0[i] = (new, DispatchQueue.getSpecific(key: key) == true) }
+            }
+        }
+        let subscriptions = screens.map { $0.connect(to: store, on: .main) }
+        await Task.detached {
+            for i in 0..<500 { store.dispatch(.toggle(i % 50)) }
+            store.dispatch(.toggle(7))
+        }.value
+        for _ in 0..<400 where seen.value[7]?.done != true {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let final = store.state
+        for i in 0..<50 {
+            #expect(seen.value[i]?.done == final.items[i].done, "screen \(i)")
+        }
+        #expect(seen.value.values.allSatisfy { $0.onMain })
+        withExtendedLifetime(subscriptions) {}
+    }
+}
