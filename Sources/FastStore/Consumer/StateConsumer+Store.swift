@@ -59,19 +59,25 @@ extension StateConsumer {
 
     /// Connects this consumer of versioned state through `store`'s wake-up
     /// hub for `thread` (see `_WakeUpHub`).
-    @usableFromInline
+    ///
+    /// - Parameters:
+    ///   - read: Reads the store's current state for the first consume
+    ///     (default: `store.state`, which registers an Observation access).
+    ///   - onStoreGone: Called when the store is deallocated.
+    @inlinable
     internal func _connectThroughHub<Action>(
-        _ store: Store<State, Action>, on thread: NotificationThread
+        _ store: Store<State, Action>, on thread: NotificationThread,
+        read: (() -> State)? = nil, onStoreGone: (() -> Void)? = nil
     ) -> StoreSubscription {
-        let hub = _WakeUpHubTable.shared.hub(for: store, on: thread)
-        let attachment = hub.attach(self)
+        let hub = _WakeUpHubTable.shared.hub(for: store, on: thread) { target in
+            { state in target.hub?.deliver(state) }
+        }
+        let attachment = hub.attach(self, onStoreGone: onStoreGone)
         // NB: the current state, read once this thread holds the consuming
         // turn. The hub tells the consumer every publish until one of its
         // deliveries anchors it.
-        _consumeLatest { store.state }
-        // NB: the token holds the hub: a hub lives while a consumer is
-        // connected through it.
-        return StoreSubscription { [hub] in hub.detach(attachment) }
+        _consumeLatest(read ?? { store.state })
+        return hub.subscription(for: attachment)
     }
 }
 

@@ -334,6 +334,7 @@ public final class StateConsumer<State> {
     /// - Returns: Whether, once this thread gave up the consuming turn, the
     ///   consumer was anchored at `state`'s root (see `_WakeUpHub`); `false`
     ///   when the consume was queued behind another thread's.
+    @inlinable
     internal func _consumeFromHub(
         _ state: State, hub: ObjectIdentifier, from oldRoot: _RootVersion?, spans: [_DrainChanges]?
     ) -> Bool {
@@ -360,6 +361,7 @@ public final class StateConsumer<State> {
 
     /// Whether the consumer's last consume was `hub`'s delivery of `root`
     /// and no consume runs or waits. Must hold the lock.
+    @inlinable
     internal func _isAnchored(at hub: ObjectIdentifier, root: _RootVersion?) -> Bool {
         guard let root, !_guarded.turn.isTaken else { return false }
         return _turn.lastRoot == root && _turn.hubAnchor == _HubAnchor(hub: hub, root: root)
@@ -367,6 +369,7 @@ public final class StateConsumer<State> {
 
     /// Whether the hubs must tell this consumer of every publish: it has
     /// unconditional selectors, or keeps its last state. Must hold the lock.
+    @usableFromInline
     internal var _needsEveryPublish: Bool {
         !_guarded.registry.unconditional.isEmpty || _guarded.consumeInstantly
     }

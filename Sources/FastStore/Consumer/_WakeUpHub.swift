@@ -51,67 +51,85 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     // serially (one drain at a time, or the main queue).
 
     /// One connected consumer.
-    struct Entry {
-        weak var consumer: StateConsumer<Root>?
-        let attachment: UInt64
+    ///
+    /// NB: a class, so that planning a wake reads its consumer in place
+    /// rather than copying the entry (its set and closure) out of the
+    /// array. Touched under the hub's lock only.
+    @usableFromInline
+    final class Entry {
+        @usableFromInline weak var consumer: StateConsumer<Root>?
+        @usableFromInline let attachment: UInt64
         /// The consumer's dependencies, as filed in `index` under its slot.
-        var dependencies: Set<_Dependency> = []
+        @exclusivity(unchecked) @usableFromInline var dependencies: Set<_Dependency> = []
         /// Whether it has unconditional selectors or keeps its last state:
         /// told of every publish.
-        var needsAll = false
+        @exclusivity(unchecked) @usableFromInline var needsAll = false
         /// Whether the proof a skipped consumer relies on does not hold:
         /// told of every publish until it is anchored again.
-        var unsynced = true
-        var isAlways: Bool { needsAll || unsynced }
+        @exclusivity(unchecked) @usableFromInline var unsynced = true
+        /// Called when the store is deallocated (a sequence finishes).
+        @usableFromInline let onStoreGone: (() -> Void)?
+        @usableFromInline var isAlways: Bool { needsAll || unsynced }
+
+        init(consumer: StateConsumer<Root>, attachment: UInt64, onStoreGone: (() -> Void)?) {
+            self.consumer = consumer
+            self.attachment = attachment
+            self.onStoreGone = onStoreGone
+        }
     }
 
     /// A consumer to call, as planned under the lock.
+    @usableFromInline
     struct Wake {
-        let slot: Int
-        let attachment: UInt64
-        let consumer: StateConsumer<Root>
-        let wasUnsynced: Bool
+        @usableFromInline let slot: Int
+        @usableFromInline let attachment: UInt64
+        @usableFromInline let consumer: StateConsumer<Root>
+        @usableFromInline let wasUnsynced: Bool
+        @inlinable init(slot: Int, attachment: UInt64, consumer: StateConsumer<Root>, wasUnsynced: Bool) {
+            self.slot = slot
+            self.attachment = attachment
+            self.consumer = consumer
+            self.wasUnsynced = wasUnsynced
+        }
     }
 
     let key: _WakeUpHubTable.Key
-    let rootReader: (Root) -> _RootVersion
-    var subscription: StoreSubscription?
+    @usableFromInline let rootReader: (Root) -> _RootVersion
+    /// Ends the hub's store subscription (set once, when it is made).
+    var unsubscribe: (() -> Void)?
 
-    private let lock = _Lock()
+    @usableFromInline let lock = _Lock()
     // Guarded by `lock`:
-    private var entries: [Entry?] = []
-    private var deadEntries = 0
-    private var slots: [UInt64: Int] = [:]
-    private var index = _ReaderIndex()
+    @exclusivity(unchecked) @usableFromInline var entries: [Entry?] = []
+    @usableFromInline var deadEntries = 0
+    @usableFromInline var slots: [UInt64: Int] = [:]
+    @exclusivity(unchecked) @usableFromInline var index = _ReaderIndex()
     /// Slots told of every publish (`Entry.isAlways`).
-    private var always: Set<Int> = []
+    @exclusivity(unchecked) @usableFromInline var always: Set<Int> = []
     private var nextAttachment: UInt64 = 0
     /// The root of the last state delivered (what the next delivery's
-    /// writes start from).
-    private var lastRoot: _RootVersion?
+    /// writes start from). Owned by `deliver` (set before the hub
+    /// subscribes, then by each delivery; `_settle` reads it from there).
+    @exclusivity(unchecked) @usableFromInline var lastRoot: _RootVersion
 
     // Owned by `deliver`:
-    private var spans: [_DrainChanges] = []
-    private var candidates: [Int] = []
-    private var plan: [Wake] = []
+    @exclusivity(unchecked) @usableFromInline var spans: [_DrainChanges] = []
+    @exclusivity(unchecked) @usableFromInline var candidates: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var plan: [Wake] = []
 
-    init(key: _WakeUpHubTable.Key, rootReader: @escaping (Root) -> _RootVersion) {
+    init(key: _WakeUpHubTable.Key, rootReader: @escaping (Root) -> _RootVersion, root: _RootVersion) {
         self.key = key
         self.rootReader = rootReader
+        self.lastRoot = root
     }
 
     deinit {
-        subscription?.cancel()
+        unsubscribe?()
         _WakeUpHubTable.shared.forget(key)
     }
 
     /// The number of consumers connected (for tests).
     var connectedCount: Int { lock.withLock { slots.count } }
-
-    /// The root the hub starts from, when no delivery set one yet.
-    func start(at root: _RootVersion) {
-        lock.withLock { if lastRoot == nil { lastRoot = root } }
-    }
 
     // MARK: Connecting
 
@@ -120,13 +138,14 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     ///
     /// - Returns: The attachment, which names the connection.
     /// - Complexity: O(the consumer's dependencies).
-    func attach(_ consumer: StateConsumer<Root>) -> UInt64 {
+    @usableFromInline
+    func attach(_ consumer: StateConsumer<Root>, onStoreGone: (() -> Void)? = nil) -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
         nextAttachment &+= 1
         let attachment = nextAttachment
         let slot = entries.count
-        var entry = Entry(consumer: consumer, attachment: attachment)
+        let entry = Entry(consumer: consumer, attachment: attachment, onStoreGone: onStoreGone)
         consumer._lock.lock()
         consumer._guarded.registry.hubNotices.isTracking = true
         consumer._guarded.hubLinks.append(_HubLink(hub: self, attachment: attachment))
@@ -142,9 +161,18 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         return attachment
     }
 
+    /// The token of the connection `attachment`: cancelling or releasing
+    /// it disconnects. It holds the hub: a hub lives while a consumer is
+    /// connected through it.
+    @usableFromInline
+    func subscription(for attachment: UInt64) -> StoreSubscription {
+        StoreSubscription { [self] in detach(attachment) }
+    }
+
     /// Disconnects the consumer of `attachment` (nothing if it is gone).
     ///
     /// - Complexity: O(its dependencies), amortized.
+    @usableFromInline
     func detach(_ attachment: UInt64) {
         lock.lock()
         guard let slot = slots.removeValue(forKey: attachment), let entry = entries[slot] else {
@@ -166,7 +194,8 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     }
 
     /// Removes the entry at `slot`. Must hold the lock.
-    private func _drop(_ slot: Int, _ entry: Entry) {
+    @usableFromInline
+    func _drop(_ slot: Int, _ entry: Entry) {
         for dependency in entry.dependencies { index.remove(dependency, reader: slot) }
         always.remove(slot)
         entries[slot] = nil
@@ -197,6 +226,14 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         always = stillAlways
     }
 
+    /// The store went: calls the connections' `onStoreGone`.
+    func storeDidGo() {
+        lock.lock()
+        let hooks = entries.compactMap { $0?.onStoreGone }
+        lock.unlock()
+        for hook in hooks { hook() }
+    }
+
     // MARK: Keeping the mirror
 
     /// Re-reads, from `consumer`, whether it reads each of `noted` (every
@@ -204,11 +241,11 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     /// every publish.
     ///
     /// - Complexity: O(noted), O(mirrored dependencies) with `everything`.
+    @usableFromInline
     func refresh(_ attachment: UInt64, _ consumer: StateConsumer<Root>, noted: [_Dependency], everything: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        guard let slot = slots[attachment], var entry = entries[slot] else { return }
-        entries[slot] = nil  // NB: no second reference while it is edited.
+        guard let slot = slots[attachment], let entry = entries[slot] else { return }
         consumer._lock.lock()
         if everything {
             for dependency in entry.dependencies where !consumer._guarded.registry.index.hasReaders(dependency) {
@@ -231,29 +268,30 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
 
     /// Marks the consumer of `attachment` as not anchored: it consumed
     /// something this hub did not deliver.
+    @usableFromInline
     func markUnsynced(_ attachment: UInt64) {
         lock.lock()
         defer { lock.unlock() }
-        guard let slot = slots[attachment], var entry = entries[slot], !entry.unsynced else { return }
+        guard let slot = slots[attachment], let entry = entries[slot], !entry.unsynced else { return }
         entry.unsynced = true
         _file(slot, entry)
     }
 
     /// Stores `entry` at `slot`, with its `always` membership. Must hold
     /// the lock.
-    private func _file(_ slot: Int, _ entry: Entry) {
+    func _file(_ slot: Int, _ entry: Entry) {
         if entry.isAlways { always.insert(slot) } else { always.remove(slot) }
-        entries[slot] = entry
     }
 
     /// After a wake: whether the consumer is anchored at the hub's root
     /// (and no consume of it is queued or running), read under both locks
     /// so that no concurrent consume can slip between the check and the
     /// mark.
-    private func _settle(_ wake: Wake) {
+    @usableFromInline
+    func _settle(_ wake: Wake) {
         lock.lock()
         defer { lock.unlock() }
-        guard slots[wake.attachment] == wake.slot, var entry = entries[wake.slot] else { return }
+        guard slots[wake.attachment] == wake.slot, let entry = entries[wake.slot] else { return }
         let anchored = wake.consumer._lock.withLock {
             wake.consumer._isAnchored(at: ObjectIdentifier(self), root: lastRoot)
         }
@@ -269,27 +307,26 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     /// account for the step).
     ///
     /// - Complexity: O(writes + woken consumers × their consume).
+    @inlinable
     func deliver(_ state: Root) {
         let newRoot = rootReader(state)
-        lock.lock()
         let oldRoot = lastRoot
         lastRoot = newRoot
-        lock.unlock()
         // NB: the change log is read with no hub lock held.
         var journaled = false
-        if let oldRoot, oldRoot != newRoot {
+        if oldRoot != newRoot {
             journaled = _ChangeLog.shared.spans(from: oldRoot, to: newRoot, into: &spans)
         }
 
         lock.lock()
         candidates._removeAllKeepingCapacity()
         if oldRoot == newRoot {
-            for slot in always { candidates.append(slot) }
+            if !always.isEmpty { for slot in always { candidates.append(slot) } }
         } else if journaled {
             for span in spans {
                 for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
             }
-            for slot in always { candidates.append(slot) }
+            if !always.isEmpty { for slot in always { candidates.append(slot) } }
         } else {
             for slot in entries.indices where entries[slot] != nil { candidates.append(slot) }
         }
@@ -316,7 +353,7 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         let hub = ObjectIdentifier(self)
         for wake in plan {
             #if FASTSTORE_INTERNAL_CHECKS
-            if _WakeUpHubFaults.drops() { continue }
+            if _wakeUpDropped() { continue }
             #endif
             let anchored = wake.consumer._consumeFromHub(
                 state, hub: hub, from: oldRoot, spans: journaled ? spans : nil)
@@ -324,7 +361,7 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         }
         // NB: the consumers are let go with no lock held (a consumer's
         // last release runs its callbacks' captures' `deinit`s).
-        plan.removeAll(keepingCapacity: true)
+        plan._removeAllKeepingCapacity()
         spans._removeAllKeepingCapacity()
     }
 }
@@ -400,9 +437,10 @@ internal struct _HubNotices {
 /// The live wake-up hubs, by store and notification thread. Entries hold
 /// the store and the hub weakly: a hub is owned by the subscriptions of the
 /// consumers connected through it, and removes its entry when it goes.
+@usableFromInline
 internal final class _WakeUpHubTable: @unchecked Sendable {
     // NB: `@unchecked Sendable`: `entries` is guarded by `lock`.
-    static let shared = _WakeUpHubTable()
+    @usableFromInline static let shared = _WakeUpHubTable()
 
     struct Key: Hashable {
         let store: ObjectIdentifier
@@ -414,14 +452,22 @@ internal final class _WakeUpHubTable: @unchecked Sendable {
         weak var hub: AnyObject?
     }
 
-    private let lock = _Lock()
+    @usableFromInline let lock = _Lock()
     private var entries: [Key: Entry] = [:]
 
     /// The hub of `store` for deliveries on `thread`, made and subscribed
     /// to the store on first use.
     ///
     /// - Complexity: O(1) expected (a locked table lookup).
-    func hub<Root, Action>(for store: Store<Root, Action>, on thread: NotificationThread) -> _WakeUpHub<Root> {
+    ///
+    /// - Parameter deliverer: The store subscriber of a new hub, made by
+    ///   the caller (`@inlinable` code) so that the delivery path is
+    ///   specialized for the state type.
+    @usableFromInline
+    func hub<Root, Action>(
+        for store: Store<Root, Action>, on thread: NotificationThread,
+        deliverer: (_WeakHub<Root>) -> (Root) -> Void
+    ) -> _WakeUpHub<Root> {
         let key = Key(store: ObjectIdentifier(store), thread: thread)
         lock.lock()
         defer { lock.unlock() }
@@ -431,12 +477,26 @@ internal final class _WakeUpHubTable: @unchecked Sendable {
         if let entry = entries[key], entry.store === store, let hub = entry.hub {
             return unsafeDowncast(hub, to: _WakeUpHub<Root>.self)
         }
-        let hub = _WakeUpHub<Root>(key: key, rootReader: store._rootVersion!)
+        // NB: the root the hub starts from is read before it subscribes: a
+        // drain published in between is among the writes of its first
+        // delivery (the change log spans several drains).
+        let hub = _WakeUpHub<Root>(
+            key: key, rootReader: store._rootVersion!, root: store._rootVersion!(store._unobservedState))
         let target = _WeakHub(hub)
-        hub.subscription = store.subscribe(on: thread) { state in
-            target.hub?.deliver(state)
+        // NB: the hub holds its subscriber entry weakly, so that the store
+        // is the only owner of the closure: when the store goes, the
+        // closure and `target` go with it, and `target` tells the hub.
+        let deliver = deliverer(target)
+        let entry = store._addSubscriber(thread: thread, object: nil) { state in
+            deliver(state)
+            return true
+        }!
+        let id = entry.id
+        let weakStore = _UncheckedWeak(store)
+        hub.unsubscribe = { [weak entry] in
+            entry?.cancelled.store(true, ordering: .releasing)
+            weakStore.object?._removeSubscriber(id: id)
         }
-        hub.start(at: store._rootVersion!(store._unobservedState))
         entries[key] = Entry(store: store, hub: hub)
         return hub
     }
@@ -460,11 +520,15 @@ internal final class _WakeUpHubTable: @unchecked Sendable {
 }
 
 /// A hub held weakly by its store subscription.
+@usableFromInline
 internal final class _WeakHub<Root>: @unchecked Sendable {
     // NB: a weak `let` in a class: a `[weak hub]` capture is a mutable box,
     // read under a dynamic exclusivity check at every publish.
-    weak let hub: _WakeUpHub<Root>?
+    @usableFromInline weak let hub: _WakeUpHub<Root>?
     init(_ hub: _WakeUpHub<Root>) { self.hub = hub }
+    // NB: the store let go of its subscriber: it is being deallocated, or
+    // the hub cancelled its subscription (then no connection is left).
+    deinit { hub?.storeDidGo() }
 }
 
 /// Fault injection for the tests that check the differential suites catch
@@ -493,3 +557,7 @@ extension Store {
         _WakeUpHubTable.shared.existingHub(for: self, on: thread)?.connectedCount ?? 0
     }
 }
+
+/// Whether a test asked to drop this wake-up (see ``_WakeUpHubFaults``).
+@usableFromInline
+internal func _wakeUpDropped() -> Bool { _WakeUpHubFaults.drops() }

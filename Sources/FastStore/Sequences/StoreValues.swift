@@ -169,6 +169,15 @@ extension Store {
                 }
             }
         }
+        if _rootVersion != nil {
+            // Versioned state: through the store's wake-up hub, which calls
+            // the consumer only when a publish wrote what its selector read.
+            let subscription = consumer._connectThroughHub(
+                self, on: .drainThread, read: { [unowned self] in self._unobservedState },
+                onStoreGone: { [weak channel] in channel?.finish() })
+            channel.attach(retaining: consumer) { subscription.cancel() }
+            return
+        }
         let feed = _StoreFeed<State>(
             deliver: { [weak consumer] state in consumer?.consume(newState: state) },
             onRelease: { [weak channel] in channel?.finish() })
