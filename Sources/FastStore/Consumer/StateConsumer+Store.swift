@@ -69,7 +69,7 @@ extension StateConsumer {
         _ store: Store<State, Action>, on thread: NotificationThread,
         read: (() -> State)? = nil, onStoreGone: (() -> Void)? = nil
     ) -> StoreSubscription {
-        let hub = _WakeUpHubTable.shared.hub(for: store, on: thread) { target in
+        let hub = _WakeUpHub<State>.hub(for: store, on: thread) { target in
             { state in target.hub?.deliver(state) }
         }
         let attachment = hub.attach(self, onStoreGone: onStoreGone)

@@ -4,7 +4,7 @@ import Atomics
 /// of a publish: a reader index over every connected ``StateConsumer``'s
 /// reads, fed by the drains' writes.
 ///
-/// One hub per store and notification thread (``_WakeUpHubTable``), which
+/// One hub per store and notification thread (``_StoreHubTable/wakeUps``), which
 /// is the store's only subscriber for all the consumers connected through
 /// it (``StateConsumer/connect(to:on:)`` on versioned state). Each publish
 /// the hub looks up the drains' writes once, collects the consumers whose
@@ -93,7 +93,7 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         }
     }
 
-    let key: _WakeUpHubTable.Key
+    let key: _StoreHubTable.Key
     @usableFromInline let rootReader: (Root) -> _RootVersion
     /// Ends the hub's store subscription (set once, when it is made).
     var unsubscribe: (() -> Void)?
@@ -117,7 +117,7 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var candidates: [Int] = []
     @exclusivity(unchecked) @usableFromInline var plan: [Wake] = []
 
-    init(key: _WakeUpHubTable.Key, rootReader: @escaping (Root) -> _RootVersion, root: _RootVersion) {
+    init(key: _StoreHubTable.Key, rootReader: @escaping (Root) -> _RootVersion, root: _RootVersion) {
         self.key = key
         self.rootReader = rootReader
         self.lastRoot = root
@@ -125,13 +125,53 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
 
     deinit {
         unsubscribe?()
-        _WakeUpHubTable.shared.forget(key)
+        _StoreHubTable.wakeUps.forget(key)
     }
 
     /// The number of consumers connected (for tests).
     var connectedCount: Int { lock.withLock { slots.count } }
 
     // MARK: Connecting
+
+    /// The hub of `store` for deliveries on `thread`, made and subscribed
+    /// to the store on first use.
+    ///
+    /// - Parameter deliverer: The store subscriber of a new hub, made by
+    ///   the caller (`@inlinable` code) so that the delivery path is
+    ///   specialized for the state type.
+    /// - Complexity: O(1) expected (a locked table lookup).
+    @usableFromInline
+    static func hub<Action>(
+        for store: Store<Root, Action>, on thread: NotificationThread,
+        deliverer: (_WeakHub<Root>) -> (Root) -> Void
+    ) -> _WakeUpHub<Root> {
+        let hub = _StoreHubTable.wakeUps.hub(for: store, on: thread) { key in
+            // NB: the root the hub starts from is read before it subscribes:
+            // a drain published in between is among the writes of its first
+            // delivery (the change log spans several drains).
+            let hub = _WakeUpHub<Root>(
+                key: key, rootReader: store._rootVersion!, root: store._rootVersion!(store._unobservedState))
+            let target = _WeakHub(hub)
+            let deliver = deliverer(target)
+            // NB: the hub holds its subscriber entry weakly, so that the
+            // store is the only owner of the closure: when the store goes,
+            // the closure and `target` go with it, and `target` tells the
+            // hub.
+            let entry = store._addSubscriber(thread: thread, object: nil) { state in
+                deliver(state)
+                return true
+            }!
+            let id = entry.id
+            let weakStore = _UncheckedWeak(store)
+            hub.unsubscribe = { [weak entry] in
+                entry?.cancelled.store(true, ordering: .releasing)
+                weakStore.object?._removeSubscriber(id: id)
+            }
+            return hub
+        }
+        // NB: the same store object has the same `Root`.
+        return unsafeDowncast(hub, to: _WakeUpHub<Root>.self)
+    }
 
     /// Connects `consumer`: it is told of every publish until it is
     /// anchored, and its current dependencies are mirrored.
@@ -434,91 +474,6 @@ internal struct _HubNotices {
     }
 }
 
-/// The live wake-up hubs, by store and notification thread. Entries hold
-/// the store and the hub weakly: a hub is owned by the subscriptions of the
-/// consumers connected through it, and removes its entry when it goes.
-@usableFromInline
-internal final class _WakeUpHubTable: @unchecked Sendable {
-    // NB: `@unchecked Sendable`: `entries` is guarded by `lock`.
-    @usableFromInline static let shared = _WakeUpHubTable()
-
-    struct Key: Hashable {
-        let store: ObjectIdentifier
-        let thread: NotificationThread
-    }
-
-    struct Entry {
-        weak var store: AnyObject?
-        weak var hub: AnyObject?
-    }
-
-    @usableFromInline let lock = _Lock()
-    private var entries: [Key: Entry] = [:]
-
-    /// The hub of `store` for deliveries on `thread`, made and subscribed
-    /// to the store on first use.
-    ///
-    /// - Complexity: O(1) expected (a locked table lookup).
-    ///
-    /// - Parameter deliverer: The store subscriber of a new hub, made by
-    ///   the caller (`@inlinable` code) so that the delivery path is
-    ///   specialized for the state type.
-    @usableFromInline
-    func hub<Root, Action>(
-        for store: Store<Root, Action>, on thread: NotificationThread,
-        deliverer: (_WeakHub<Root>) -> (Root) -> Void
-    ) -> _WakeUpHub<Root> {
-        let key = Key(store: ObjectIdentifier(store), thread: thread)
-        lock.lock()
-        defer { lock.unlock() }
-        // NB: the entry must name this very store: a hub kept alive by a
-        // subscription can outlive its store, and a new store can reuse
-        // the old one's address.
-        if let entry = entries[key], entry.store === store, let hub = entry.hub {
-            return unsafeDowncast(hub, to: _WakeUpHub<Root>.self)
-        }
-        // NB: the root the hub starts from is read before it subscribes: a
-        // drain published in between is among the writes of its first
-        // delivery (the change log spans several drains).
-        let hub = _WakeUpHub<Root>(
-            key: key, rootReader: store._rootVersion!, root: store._rootVersion!(store._unobservedState))
-        let target = _WeakHub(hub)
-        // NB: the hub holds its subscriber entry weakly, so that the store
-        // is the only owner of the closure: when the store goes, the
-        // closure and `target` go with it, and `target` tells the hub.
-        let deliver = deliverer(target)
-        let entry = store._addSubscriber(thread: thread, object: nil) { state in
-            deliver(state)
-            return true
-        }!
-        let id = entry.id
-        let weakStore = _UncheckedWeak(store)
-        hub.unsubscribe = { [weak entry] in
-            entry?.cancelled.store(true, ordering: .releasing)
-            weakStore.object?._removeSubscriber(id: id)
-        }
-        entries[key] = Entry(store: store, hub: hub)
-        return hub
-    }
-
-    /// The live hub of `store` for `thread`, if any.
-    func existingHub<Root, Action>(for store: Store<Root, Action>, on thread: NotificationThread) -> _WakeUpHub<Root>? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries[Key(store: ObjectIdentifier(store), thread: thread)], entry.store === store,
-              let hub = entry.hub else { return nil }
-        return unsafeDowncast(hub, to: _WakeUpHub<Root>.self)
-    }
-
-    /// Removes the entry of `key` if its hub is gone (not if a newer hub
-    /// replaced it).
-    func forget(_ key: Key) {
-        lock.lock()
-        if let entry = entries[key], entry.hub == nil { entries[key] = nil }
-        lock.unlock()
-    }
-}
-
 /// A hub held weakly by its store subscription.
 @usableFromInline
 internal final class _WeakHub<Root>: @unchecked Sendable {
@@ -554,7 +509,7 @@ extension Store {
     /// for `thread` (a test hook).
     @_spi(Testing)
     public func _connectedConsumerCount(on thread: NotificationThread = .drainThread) -> Int {
-        _WakeUpHubTable.shared.existingHub(for: self, on: thread)?.connectedCount ?? 0
+        (_StoreHubTable.wakeUps.existing(for: self, on: thread) as? _WakeUpHub<State>)?.connectedCount ?? 0
     }
 }
 

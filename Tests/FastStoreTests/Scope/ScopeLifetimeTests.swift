@@ -14,12 +14,12 @@ import Testing
             _ = scope.state                       // also subscribes it for Observation
             scope.dispatch(.toggle)
             #expect(store.subscriberCount == 1)
-            #expect(_ScopeHubTable.shared.hasHub(for: store))
+            #expect(_StoreHubTable.scopes.hasHub(for: store))
             withExtendedLifetime(subscription) {}
         }
         #expect(weakScope == nil)
         #expect(store.subscriberCount == 0)
-        #expect(!_ScopeHubTable.shared.hasHub(for: store))
+        #expect(!_StoreHubTable.scopes.hasHub(for: store))
         let before = calls
         store.dispatch(.row(1, .toggle))
         #expect(calls == before)                  // nothing of it runs any more
@@ -96,11 +96,9 @@ import Testing
     }
 }
 
-extension _ScopeHubTable {
+extension _StoreHubTable {
     /// Whether a live hub serves `store` (test hook).
     func hasHub<Root, Action>(for store: Store<Root, Action>) -> Bool {
-        [NotificationThread.drainThread, .main].contains { thread in
-            _hubIfPresent(Key(store: ObjectIdentifier(store), thread: thread)) != nil
-        }
+        [NotificationThread.drainThread, .main].contains { thread in existing(for: store, on: thread) != nil }
     }
 }
