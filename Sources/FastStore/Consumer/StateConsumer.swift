@@ -293,6 +293,16 @@ public final class StateConsumer<State> {
             if all == nil { _guarded.registry.planAll(into: &_turn.plan) }
             _guarded.stats.fullConsumes += 1
         }
+        if all == nil && _turn.plan.isEmpty {
+            // Nothing to evaluate (the usual consume of a screen whose reads
+            // no drain wrote): the end of the consume shares this critical
+            // section.
+            let tellHubs = _endConsume(hub: hub)
+            _lock.unlock()
+            _turn.spans._removeAllKeepingCapacity()
+            if tellHubs.tell { _tellHubs(markUnsynced: tellHubs.unanchored, except: hub) }
+            return
+        }
         _lock.unlock()
         _turn.spans._removeAllKeepingCapacity()
 
@@ -312,6 +322,15 @@ public final class StateConsumer<State> {
         }
         _turn.plan._removeAllKeepingCapacity()
         _lock.lock()
+        let tellHubs = _endConsume(hub: hub)
+        _lock.unlock()
+        if tellHubs.tell { _tellHubs(markUnsynced: tellHubs.unanchored, except: hub) }
+    }
+
+    /// The end of a consume, under the lock: what it leaves for the next
+    /// one, and whether the hubs must be told (see `_tellHubs`).
+    @inlinable @inline(__always)
+    internal func _endConsume(hub: ObjectIdentifier?) -> (tell: Bool, unanchored: Bool) {
         // NB: the causes a `consume(_:)` of a change set for this consume
         // (`StateConsumer+Causes.swift`) are not those of the next.
         if let causeSlot = _guarded.causeSlot { causeSlot.current = nil }
@@ -323,9 +342,7 @@ public final class StateConsumer<State> {
         // connected consumer: its hubs tell it every publish until one
         // anchors it again.
         let unanchored = !_guarded.hubLinks.isEmpty && (hub == nil || _guarded.hubLinks.count > 1)
-        let tellHubs = unanchored || _guarded.registry.hubNotices.isPending
-        _lock.unlock()
-        if tellHubs { _tellHubs(markUnsynced: unanchored, except: hub) }
+        return (unanchored || _guarded.registry.hubNotices.isPending, unanchored)
     }
 
     /// A consume from the wake-up hub `hub`: `state`, with the drains from

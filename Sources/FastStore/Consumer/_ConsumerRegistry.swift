@@ -162,8 +162,11 @@ internal struct _ConsumerRegistry<State> {
         }
         // NB: a loop, not `append(contentsOf:)`, which costs a hundred
         // instructions even for an empty set.
-        for key in unconditional { candidates.append(key.id) }
-        candidates.sort()
+        if !unconditional.isEmpty {
+            for key in unconditional { candidates.append(key.id) }
+        }
+        if candidates.isEmpty { return }
+        if candidates.count > 1 { candidates.sort() }
         var previous = -1
         // NB: the index and the unconditional set hold live consumers only.
         for id in candidates where id != previous {

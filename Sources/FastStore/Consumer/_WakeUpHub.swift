@@ -153,7 +153,7 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
                 key: key, rootReader: store._rootVersion!, root: store._rootVersion!(store._unobservedState))
             let target = _WeakHub(hub)
             let deliver = deliverer(target)
-            // NB: the hub holds its subscriber entry weakly, so that the
+            // NB: the hub does not hold its subscriber entry, so that the
             // store is the only owner of the closure: when the store goes,
             // the closure and `target` go with it, and `target` tells the
             // hub.
@@ -161,10 +161,14 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
                 deliver(state)
                 return true
             }!
+            // NB: the entry's flag and id, not the entry: a weak reference
+            // would give the entry a side table, which every retain and
+            // release of it (each notification) then goes through.
             let id = entry.id
+            let cancelled = entry.cancelled
             let weakStore = _UncheckedWeak(store)
-            hub.unsubscribe = { [weak entry] in
-                entry?.cancelled.store(true, ordering: .releasing)
+            hub.unsubscribe = {
+                cancelled.store(true, ordering: .releasing)
                 weakStore.object?._removeSubscriber(id: id)
             }
             return hub
