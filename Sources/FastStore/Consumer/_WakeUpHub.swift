@@ -240,10 +240,24 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     /// Removes the entry at `slot`. Must hold the lock.
     @usableFromInline
     func _drop(_ slot: Int, _ entry: Entry) {
+        _dropKeepingSlots(slot, entry)
+        _compactIfSparse()
+    }
+
+    /// Removes the entry at `slot` without renumbering the others (other
+    /// slots the caller holds stay valid). Must hold the lock.
+    @usableFromInline
+    func _dropKeepingSlots(_ slot: Int, _ entry: Entry) {
         for dependency in entry.dependencies { index.remove(dependency, reader: slot) }
         always.remove(slot)
         entries[slot] = nil
         deadEntries += 1
+    }
+
+    /// Renumbers the entries when more than half are gone. Must hold the
+    /// lock; invalidates every slot the caller holds.
+    @usableFromInline
+    func _compactIfSparse() {
         if deadEntries > 16, deadEntries * 2 > entries.count { _compact() }
     }
 
@@ -386,11 +400,17 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
                 gone.append(slot)
             }
         }
-        for slot in gone {
-            if let entry = entries[slot] {
-                slots[entry.attachment] = nil
-                _drop(slot, entry)
+        // NB: the slots in `gone` stay valid until every one is dropped;
+        // renumbering comes after (the planned wakes carry their
+        // attachment, which `_settle` checks).
+        if !gone.isEmpty {
+            for slot in gone {
+                if let entry = entries[slot] {
+                    slots[entry.attachment] = nil
+                    _dropKeepingSlots(slot, entry)
+                }
             }
+            _compactIfSparse()
         }
         lock.unlock()
 

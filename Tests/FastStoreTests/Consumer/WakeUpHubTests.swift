@@ -15,12 +15,14 @@ private struct HubRows: Equatable, Sendable {
 private enum HubRowAction: Sendable {
     case toggle(Int)
     case title(String)
+    case replace(Versioned<HubRows>)
 }
 
 private func rowReducer(_ state: inout Versioned<HubRows>, _ action: HubRowAction) {
     switch action {
     case .toggle(let i): state.items[i].done.toggle()
     case .title(let title): state.title = title
+    case .replace(let other): state = other
     }
 }
 
@@ -84,6 +86,25 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
         store.dispatch(.toggle(1))
         #expect(store._connectedConsumerCount() == 0)
         withExtendedLifetime(subscription) {}
+    }
+
+    /// Many connected consumers gone at once, found by one publish that
+    /// wakes them all: the hub drops them all, then renumbers the rest
+    /// (renumbering between two drops crashed).
+    @Test func manyDeallocatedConsumersFoundByOnePublish() {
+        let store = makeRowStore(10)
+        var consumers: [StateConsumer<Versioned<HubRows>>] = (0..<40).map { _ in StateConsumer() }
+        var seen = 0
+        for consumer in consumers { consumer.add({ $0.items[1].done }) { (_: Bool) in seen += 1 } }
+        let subscriptions = consumers.map { $0.connect(to: store) }
+        consumers.removeLast(30)
+        #expect(seen == 40)
+        store.dispatch(.replace(Versioned(HubRows(items: VersionedList(Array(repeating: HubRow(done: true), count: 10))))))
+        #expect(seen == 50, "the ten consumers left are told")
+        #expect(store._connectedConsumerCount() == 10)
+        store.dispatch(.toggle(1))
+        #expect(seen == 60)
+        withExtendedLifetime((consumers, subscriptions)) {}
     }
 
     /// A consumer that keeps its last state evaluates a consumer added
