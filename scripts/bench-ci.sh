@@ -56,6 +56,7 @@ status=0; scripts/bench.sh --quick --profile 2>"$out/stderr" || status=$?
 echo "ok   scripts/bench.sh --profile: $(head -1 "$out/stderr")"
 scripts/bench.sh --list > "$out/list.txt" 2>/dev/null
 grep -q "^  faststore " "$out/list.txt" || fail "scripts/bench.sh --list lacks faststore"
+grep -q "^  faststore-shared " "$out/list.txt" || fail "scripts/bench.sh --list lacks faststore-shared"
 echo "ok   scripts/bench.sh --list"
 
 # 3. Quick mode with the thresholds.

@@ -5,17 +5,22 @@
 #   scripts/instructions.sh [--strategy NAME] [PROFILE[:ENTITIES]]...
 #   scripts/instructions.sh --check [THRESHOLDS.json]
 #
-# Default: the todo profile at 1,000 and 100,000 items, feed, deep-tree and
-# many-screens at their profile sizes, with the faststore strategy. For each,
-# runs `fsinstructions` under callgrind with D and 2D dispatches and prints
-# (I(2D) - I(D)) / D: set-up and warm-up cancel out. Needs valgrind
-# (installed through apt when missing) and builds fsinstructions in release.
+# Default: the todo profile at 1,000 and 100,000 items, feed, deep-tree,
+# many-screens, screens-100 and screens-1000 at their profile sizes, with the
+# faststore strategy (one StateConsumer per screen; faststore-shared puts
+# every screen in one). A PROFILE may end in @STRATEGY (screens-100@faststore-shared).
+# For each, runs `fsinstructions` under callgrind with D and 2D dispatches
+# and prints (I(2D) - I(D)) / D: set-up and warm-up cancel out. Needs
+# valgrind (installed through apt when missing) and builds fsinstructions
+# in release.
 #
 # --check runs the entries of a thresholds file (default
-# Benchmarks/Thresholds/instructions.json: profile, entities, max, and a
-# strategy, faststore when absent) with 1,000 dispatches, and exits 1 when any count
-# exceeds its max: a regression gate that machine load cannot move (CI runs
-# it; about two minutes).
+# Benchmarks/Thresholds/instructions.json: profile, entities, a strategy,
+# faststore when absent, and either max, or maxRatio with relativeTo, another
+# entry's {profile, entities, strategy}: this count over that one) with
+# 1,000 dispatches, and exits 1 when any count exceeds its max: a
+# regression gate that machine load cannot move (CI runs it; about two
+# minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 strategy=faststore
@@ -27,36 +32,61 @@ while [ $# -gt 0 ]; do
         --check)
             if [ $# -ge 2 ] && [[ "$2" != -* ]]; then check=$2; shift 2; else check=Benchmarks/Thresholds/instructions.json; shift; fi
             [ -f "$check" ] || { echo "instructions.sh: no thresholds file $check" >&2; exit 2; } ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) specs+=("$1"); shift ;;
     esac
 done
-declare -A limits=()
+declare -A limits=()     # key -> max (absolute entries)
+declare -A relative=()   # key -> "BASEKEY MAXRATIO" (relative entries)
 if [ -n "$check" ]; then
     [ ${#specs[@]} -eq 0 ] || { echo "instructions.sh: --check takes its profiles from $check" >&2; exit 2; }
     [ "$strategy" = faststore ] || { echo "instructions.sh: --check takes its strategies from $check" >&2; exit 2; }
-    while read -r key max; do
-        specs+=("$key"); limits[$key]=$max
-    done < <(python3 - "$check" <<'PY'
+    entries=$(python3 - "$check" <<'PY'
 import json, sys
 path = sys.argv[1]
+def key(e, where):
+    for field, kind in (("profile", str), ("entities", int), ("strategy", str)):
+        if field == "strategy" and field not in e: continue
+        if not isinstance(e.get(field), kind) or isinstance(e.get(field), bool):
+            sys.exit(f"instructions.sh: {path}: {where}.{field}: expected {kind.__name__}")
+    if e["entities"] <= 0:
+        sys.exit(f"instructions.sh: {path}: {where}.entities must be positive")
+    return f"{e['profile']}:{e['entities']}@{e.get('strategy', 'faststore')}"
 try:
     entries = json.load(open(path))["thresholds"]
     for k, e in enumerate(entries):
-        for field, kind in (("profile", str), ("entities", int), ("max", int), ("strategy", str)):
-            if field == "strategy" and field not in e: continue
-            if not isinstance(e.get(field), kind) or isinstance(e.get(field), bool):
-                sys.exit(f"instructions.sh: {path}: thresholds[{k}].{field}: expected {kind.__name__}")
-        if e["entities"] <= 0 or e["max"] <= 0:
-            sys.exit(f"instructions.sh: {path}: thresholds[{k}]: entities and max must be positive")
-        print(f"{e['profile']}:{e['entities']}@{e.get('strategy', 'faststore')} {e['max']}")
+        where = f"thresholds[{k}]"
+        if "relativeTo" in e:
+            # this count / relativeTo's count <= maxRatio (both measured here)
+            ratio = e.get("maxRatio")
+            if not isinstance(ratio, (int, float)) or isinstance(ratio, bool) or ratio <= 0 or "max" in e:
+                sys.exit(f"instructions.sh: {path}: {where}: relativeTo needs a positive maxRatio and no max")
+            if not isinstance(e["relativeTo"], dict):
+                sys.exit(f"instructions.sh: {path}: {where}.relativeTo: expected an object (profile, entities, strategy)")
+            print(f"{key(e, where)} rel {key(e['relativeTo'], where + '.relativeTo')} {ratio}")
+        else:
+            if not isinstance(e.get("max"), int) or isinstance(e.get("max"), bool) or e["max"] <= 0:
+                sys.exit(f"instructions.sh: {path}: {where}.max: expected a positive int (or maxRatio with relativeTo)")
+            print(f"{key(e, where)} max {e['max']}")
 except (OSError, ValueError, KeyError, TypeError) as error:
     sys.exit(f"instructions.sh: {path}: {error}")
 PY
-)
+) || exit 2
+    while read -r key kind a b; do
+        [ -n "$key" ] || continue
+        if [ "$kind" = max ]; then
+            limits[$key]=$a
+            [[ " ${specs[*]} " == *" $key "* ]] || specs+=("$key")
+        else
+            relative[$key]="$a $b"
+            # The base is measured first; each count is measured once.
+            [[ " ${specs[*]} " == *" $a "* ]] || specs+=("$a")
+            [[ " ${specs[*]} " == *" $key "* ]] || specs+=("$key")
+        fi
+    done <<< "$entries"
     [ ${#specs[@]} -gt 0 ] || { echo "instructions.sh: $check lists no thresholds" >&2; exit 2; }
 fi
-[ ${#specs[@]} -gt 0 ] || specs=(todo:1000 todo:100000 feed deep-tree many-screens)
+[ ${#specs[@]} -gt 0 ] || specs=(todo:1000 todo:100000 feed deep-tree many-screens screens-100 screens-1000)
 D=${DISPATCHES:-2000}
 # NB: the counts depend a little on which dispatches run; the thresholds
 # were taken with 1,000 and 2,000.
@@ -86,6 +116,7 @@ count() { # count PROFILE ENTITIES DISPATCHES STRATEGY -> total instructions
 
 printf '%-14s %10s %16s %16s%s\n' profile entities strategy "instr/dispatch" "${check:+      max  verdict}"
 failed=0
+declare -A counted=()   # key -> instructions per dispatch
 for key in "${specs[@]}"; do
     spec=${key%@*}
     run_strategy=$strategy
@@ -101,13 +132,23 @@ for key in "${specs[@]}"; do
     one=$(count "$file" "$entities" "$D" "$run_strategy")
     two=$(count "$file" "$entities" $((2 * D)) "$run_strategy")
     per=$(( (two - one) / D ))
-    if [ -n "$check" ]; then
+    counted[$key]=$per
+    if [ -n "$check" ] && [ -n "${limits[$key]:-}" ]; then
         max=${limits[$key]}
         verdict=ok; [ "$per" -le "$max" ] || { verdict="OVER by $(( (per - max) * 100 / max ))%"; failed=1; }
         printf '%-14s %10s %16s %16s %8s  %s\n' "$name" "$entities" "$run_strategy" "$per" "$max" "$verdict"
     else
         printf '%-14s %10s %16s %16s\n' "$name" "$entities" "$run_strategy" "$per"
     fi
+done
+# Relative entries: a count over another's, both measured above.
+for key in "${!relative[@]}"; do
+    read -r base ratio <<< "${relative[$key]}"
+    line=$(python3 -c 'import sys; n, d, r = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]); q = n / max(d, 1); print(("ok" if q <= r else "OVER by %d%%" % int((q / r - 1) * 100)), "%.3f" % q)' \
+        "${counted[$key]}" "${counted[$base]}" "$ratio")
+    verdict=${line% *}; measured=${line##* }
+    [ "$verdict" = ok ] || failed=1
+    printf '%s / %s = %s / %s = %s (max %s)  %s\n' "$key" "$base" "${counted[$key]}" "${counted[$base]}" "$measured" "$ratio" "$verdict"
 done
 if [ "$failed" = 1 ]; then
     echo "instructions.sh: FAIL: instructions per dispatch above the thresholds in $check" >&2

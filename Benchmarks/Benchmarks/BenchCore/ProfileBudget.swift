@@ -71,9 +71,11 @@ public enum ProfileBudget {
     /// Observation's registrations for one consumer that reads every item
     /// (`list`, `derived`), per item (measured 650 B).
     static let observedReadBytes = 700.0
-    /// One consumer of one value (`entity`, `field`, `treeLeaf`); measured
-    /// up to 1.2 KB (Observation).
-    static let consumerBytes = 2048.0
+    /// One consumer of one value (`entity`, `field`, `treeLeaf`): measured
+    /// up to 2.8 KB for faststore's, a `StateConsumer` of its own per screen
+    /// with its store subscription (2.0-2.8 KB from 10,010 to 105 screens;
+    /// 0.4-0.6 KB in one shared consumer), 1.2 KB for Observation's.
+    static let consumerBytes = 3072.0
     /// One tree node besides its label (an observed object at most).
     static let treeNodeBytes = 210.0
     /// Seconds to copy or compare one item (value strategies).

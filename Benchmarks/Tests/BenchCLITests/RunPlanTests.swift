@@ -100,7 +100,36 @@ struct RunPlanTests {
             #expect(error(["--quick", "--check", ci, "--profile", "todo"])?.contains("checks[2] is about profile 'feed', which this run does not measure") == true)
             #expect(error(["--quick", "--check", ci, "--no-sweep"])?.contains("checks[0] needs profile 'todo' at 10000 entities; this run measures it at 1000") == true)
             #expect(error(["--quick", "--check", ci, "--strategy", "faststore"])?.contains("does not measure 'full-copy'") == true)
+            // A check with its own pair needs both measured.
+            let pair = directory.appendingPathComponent("pair.json")
+            try Data(#"{"subject": "faststore", "reference": "full-copy", "checks": [{"profile": "todo", "subject": "faststore", "reference": "faststore-shared", "maxMeanRatio": 1.2}]}"#.utf8).write(to: pair)
+            _ = try plan(["--quick", "--check", pair.path, "--profile", "todo", "--strategy", "faststore", "--strategy", "full-copy", "--strategy", "faststore-shared"])
+            #expect(error(["--quick", "--check", pair.path, "--profile", "todo", "--strategy", "faststore", "--strategy", "full-copy"])?
+                .contains("checks[0] compares 'faststore' with 'faststore-shared', and this run does not measure 'faststore-shared'") == true)
         }
+    }
+
+    @Test("A check may name its own pair and bound the mean time per dispatch")
+    func pairAndMean() throws {
+        let data = Data(#"{"subject": "faststore", "reference": "full-copy", "checks": [{"profile": "todo", "entities": 1000, "subject": "faststore", "reference": "faststore-shared", "maxMeanRatio": 1.2}]}"#.utf8)
+        let thresholds = try JSONDecoder().decode(Thresholds.self, from: data)
+        let spec = try ProfileLoader.parse(Data(ProfileFixtures.valid.utf8), file: "valid.json")
+        var todo = spec
+        todo.name = "todo"
+        func cell(_ strategy: String, median: Double, throughput: Double) -> CellResult {
+            var r = CellResult(profile: "todo", strategy: strategy, entities: 1000, medianNs: median)
+            r.throughput = throughput
+            return r
+        }
+        // Means 11 µs against 10 µs: 1.1, within 1.2 (the full-copy
+        // reference of the file is not used).
+        let within = [cell("faststore", median: 100_000, throughput: 1e9 / 11_000), cell("faststore-shared", median: 1, throughput: 1e9 / 10_000)]
+        #expect(CIChecker.run(thresholds, results: within, profiles: [todo], quick: true))
+        // 13 µs against 10 µs: 1.3.
+        let over = [cell("faststore", median: 1, throughput: 1e9 / 13_000), cell("faststore-shared", median: 1, throughput: 1e9 / 10_000)]
+        #expect(!CIChecker.run(thresholds, results: over, profiles: [todo], quick: true))
+        // No result for the check's reference: a failure, not a pass.
+        #expect(!CIChecker.run(thresholds, results: [within[0]], profiles: [todo], quick: true))
     }
 
     @Test("A profile too large for the machine is refused before measuring, naming the field")

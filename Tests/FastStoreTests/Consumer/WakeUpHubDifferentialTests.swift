@@ -217,7 +217,9 @@ import Testing
 
     /// The suite catches a dropped wake-up: with the hub told to skip every
     /// seventh consumer it would call, runs diverge from the reference.
-    @Test func aDroppedWakeUpIsCaught() {
+    /// (The fault is compiled into builds with the internal checks only.)
+    @Test(.enabled(if: _internalChecksCompiled))
+    func aDroppedWakeUpIsCaught() {
         var seeds = SeededGenerator(seed: 0xD20B)
         var statistics = _ConsumeStatistics()
         var caught = 0
@@ -288,3 +290,11 @@ import Testing
         withExtendedLifetime((consumers, subscriptions)) {}
     }
 }
+
+/// Whether this test build has the internal checks (and the fault
+/// injection) compiled in: debug builds.
+#if FASTSTORE_INTERNAL_CHECKS
+let _internalChecksCompiled = true
+#else
+let _internalChecksCompiled = false
+#endif

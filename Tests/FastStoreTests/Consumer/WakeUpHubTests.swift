@@ -178,11 +178,13 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
             for i in 0..<500 { store.dispatch(.toggle(i % 50)) }
             store.dispatch(.toggle(7))
         }.value
-        for _ in 0..<400 where seen.value[7]?.done != true {
+        // The main queue is told after the dispatches returned: wait until
+        // every screen shows the final state (a missed update never does).
+        let final = store.state
+        func converged() -> Bool { (0..<50).allSatisfy { seen.value[$0]?.done == final.items[$0].done } }
+        for _ in 0..<2_000 where !converged() {
             try await Task.sleep(for: .milliseconds(5))
         }
-        try await Task.sleep(for: .milliseconds(50))
-        let final = store.state
         for i in 0..<50 {
             #expect(seen.value[i]?.done == final.items[i].done, "screen \(i)")
         }
