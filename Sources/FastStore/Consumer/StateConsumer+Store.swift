@@ -6,14 +6,12 @@ extension StateConsumer {
     ///
     /// This is the way to watch a store from many screens, each with its
     /// own consumer. On versioned state the consumers connected to a store
-    /// on its draining thread share one wake-up index of their reads:
+    /// (per notification thread) share one wake-up index of their reads:
     /// a publish looks the drain's writes up once and calls only the
     /// consumers whose reads they wrote, handing them the writes; the
-    /// others are not called at all, so their number costs nothing.
-    /// Consumers connected on ``NotificationThread/main`` each have a store
-    /// subscription (O(consumers) per publish; each finds the writes in
-    /// the change log). On plain state every consumer is called with every
-    /// state (it compares every selection).
+    /// others are not called at all, so their number costs nothing. On
+    /// plain state every consumer is called with every state (it compares
+    /// every selection).
     ///
     /// ReSwiftConsumer's `newState(state:) { consumer.consume(newState:
     /// state) }` in each subscriber works as well, but the store then
@@ -31,24 +29,18 @@ extension StateConsumer {
     ///     ``NotificationThread``; default: the draining thread).
     /// - Returns: The store subscription. Keep it: releasing it disconnects.
     /// - Complexity: the first consume evaluates every consumer. Per
-    ///   publish of versioned state, on the draining thread: O(writes +
-    ///   consumers connected to the store whose reads were written × their
-    ///   selector cost), plus, for
+    ///   publish of versioned state: O(writes + consumers connected to the
+    ///   store whose reads were written × their selector cost), plus, for
     ///   a consumer with selectors that are evaluated at every consume (never
     ///   evaluated yet, or reading nothing the tracking sees) or with
-    ///   ``consumeInstantly`` on, its consume. On the main queue: O(consumers
-    ///   connected on it) plus the affected ones' selectors. Per publish of
-    ///   plain state: O(consumers × their selector cost).
+    ///   ``consumeInstantly`` on, its consume. Per publish of plain state:
+    ///   O(consumers × their selector cost).
     @inlinable
     public func connect<Action>(
         to store: Store<State, Action>,
         on thread: NotificationThread = .drainThread
     ) -> StoreSubscription {
-        // NB: main-queue connections keep a store subscription each: a
-        // stress test of main-queue deliveries through the hub (coalesced,
-        // under load) missed an update in a release build, not yet
-        // explained (see `WakeUpHubTests.mainQueueConnectionsSeeTheFinalState`).
-        if _rootReader != nil, thread == .drainThread { return _connectThroughHub(store, on: thread) }
+        if _rootReader != nil { return _connectThroughHub(store, on: thread) }
         // NB: through a weak `let` in a class: a `[weak self]` capture is a
         // mutable box, read under a dynamic exclusivity check at every
         // dispatch.
