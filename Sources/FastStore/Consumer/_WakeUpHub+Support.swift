@@ -1,0 +1,116 @@
+import Atomics
+
+// What the wake-up hub shares with its consumers and its store: the links,
+// anchors and notices a consumer keeps, the weak handle the store's
+// subscriber holds, the test fault and the test hook.
+
+/// A consumer's connection through a hub, kept by the consumer.
+@usableFromInline
+internal struct _HubLink<Root> {
+    @usableFromInline weak var hub: _WakeUpHub<Root>?
+    @usableFromInline let attachment: UInt64
+    @usableFromInline init(hub: _WakeUpHub<Root>, attachment: UInt64) {
+        self.hub = hub
+        self.attachment = attachment
+    }
+}
+
+/// The hub and root of a consumer's last consume when a hub delivered it:
+/// while its last root is still this one, the hub's proof holds (see
+/// ``_WakeUpHub``).
+@usableFromInline
+internal struct _HubAnchor: Equatable {
+    @usableFromInline let hub: ObjectIdentifier
+    @usableFromInline let root: _RootVersion
+    @inlinable init(hub: ObjectIdentifier, root: _RootVersion) {
+        self.hub = hub
+        self.root = root
+    }
+}
+
+/// What changed in a connected consumer's registry since its hubs last
+/// looked: dependencies that may have gained or lost their last reader,
+/// and whether it may have gained or lost unconditional selectors. Noted
+/// under the consumer's lock, only while `isTracking` (the consumer is
+/// connected through a hub).
+@usableFromInline
+internal struct _HubNotices {
+    @usableFromInline var isTracking = false
+    @usableFromInline var isPending = false
+    @usableFromInline var everything = false
+    @usableFromInline var dependencies: [_Dependency] = []
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func note(_ dependency: _Dependency) {
+        guard isTracking else { return }
+        dependencies.append(dependency)
+        isPending = true
+    }
+
+    @inlinable
+    mutating func noteUnconditional() {
+        if isTracking { isPending = true }
+    }
+
+    @inlinable
+    mutating func noteEverything() {
+        guard isTracking else { return }
+        everything = true
+        isPending = true
+    }
+
+    /// Takes the notes, leaving none.
+    @inlinable
+    mutating func take() -> (dependencies: [_Dependency], everything: Bool) {
+        let taken = (dependencies, everything)
+        dependencies = []
+        everything = false
+        isPending = false
+        return taken
+    }
+}
+
+/// A hub held weakly by its store subscription.
+@usableFromInline
+internal final class _WeakHub<Root>: @unchecked Sendable {
+    // NB: a weak `let` in a class: a `[weak hub]` capture is a mutable box,
+    // read under a dynamic exclusivity check at every publish.
+    @usableFromInline weak let hub: _WakeUpHub<Root>?
+    init(_ hub: _WakeUpHub<Root>) { self.hub = hub }
+    // NB: the store let go of its subscriber: it is being deallocated, or
+    // the hub cancelled its subscription (then no connection is left).
+    deinit { hub?.storeDidGo() }
+}
+
+/// Fault injection for the tests that check the differential suites catch
+/// a dropped wake-up.
+@_spi(Testing)
+public enum _WakeUpHubFaults {
+    /// When not 0, the hubs delivering in this task skip each
+    /// `dropEvery`-th consumer they would call (test builds only: the
+    /// check is compiled under `FASTSTORE_INTERNAL_CHECKS`).
+    @TaskLocal public static var dropEvery = 0
+    static let counter = ManagedAtomic<Int>(0)
+
+    /// Whether to drop this wake-up.
+    static func drops() -> Bool {
+        let every = dropEvery
+        guard every > 0 else { return false }
+        return counter.wrappingIncrementThenLoad(ordering: .relaxed) % every == 0
+    }
+}
+
+extension Store {
+    /// The number of consumers connected through this store's wake-up hub
+    /// for `thread` (a test hook).
+    @_spi(Testing)
+    public func _connectedConsumerCount(on thread: NotificationThread = .drainThread) -> Int {
+        (_StoreHubTable.wakeUps.existing(for: self, on: thread) as? _WakeUpHub<State>)?.connectedCount ?? 0
+    }
+}
+
+/// Whether a test asked to drop this wake-up (see ``_WakeUpHubFaults``).
+@usableFromInline
+internal func _wakeUpDropped() -> Bool { _WakeUpHubFaults.drops() }
