@@ -135,44 +135,45 @@ internal struct _ReaderIndex {
         if readers.isEmpty { nodes[dependency.node] = nil }
     }
 
-    /// Appends to `candidates` the consumers a write of `kind` to `node`
-    /// affects, per the trigger rule (`_WriteKind.affects`): `.content`
-    /// affects every reader of the node, `.passThrough` its whole-node
-    /// readers, `.order` its whole-node and structure readers,
-    /// `.elementValue(k)` its whole-node readers and the readers of element
-    /// `k`, `.element(k)` those and its structure readers, `.field(r)` its
-    /// whole-node readers, its coarse member readers, its structure readers
-    /// (a struct node has none) and the readers of fields overlapping `r`.
+    /// Appends to `candidates` the readers a write of `kind` to `node`
+    /// affects: the readers of every class of reads the trigger rule
+    /// (`_WriteKind.visitAffected`, `Tracking/_TriggerRule.swift`) names.
     ///
-    /// - Complexity: O(1) plus the number of consumers appended; O(fields
+    /// - Complexity: O(1) plus the number of readers appended; O(fields
     ///   read of the node) more for a field write.
     @inlinable
     func collect(_ node: NodeID, _ kind: _WriteKind, into candidates: inout [Int]) {
+        // NB: a pass-through write affects whole-node reads only.
         if case .passThrough = kind, _nodesReadWhole == 0 { return }
         guard let readers = nodes[node] else { return }
-        readers.whole.append(to: &candidates)
-        switch kind {
-        case .passThrough:
-            break
-        case .order:
-            readers.structure.append(to: &candidates)
-        case .content:
-            readers.member.append(to: &candidates)
-            readers.structure.append(to: &candidates)
+        // NB: the array is moved in and out, not copied.
+        var collector = _Collector(readers: readers)
+        swap(&candidates, &collector.candidates)
+        kind.visitAffected(&collector)
+        swap(&candidates, &collector.candidates)
+    }
+
+    /// Appends the readers of the classes of reads the rule names.
+    @usableFromInline
+    internal struct _Collector: _AffectedReadsVisitor {
+        @usableFromInline let readers: _Readers
+        @usableFromInline var candidates: [Int] = []
+
+        @inlinable init(readers: _Readers) { self.readers = readers }
+
+        @inlinable mutating func whole() { readers.whole.append(to: &candidates) }
+        @inlinable mutating func member() { readers.member.append(to: &candidates) }
+        @inlinable mutating func structure() { readers.structure.append(to: &candidates) }
+        @inlinable mutating func element(_ key: _ElementKey) { readers.appendElementReaders(key, to: &candidates) }
+        @inlinable mutating func everyElement() {
             for id in readers.soleElementReaders.values { candidates.append(id) }
             for ids in readers.elements.values { ids.append(to: &candidates) }
+        }
+        @inlinable mutating func fields(overlapping range: _FieldRange) {
+            for (field, ids) in readers.fields where field.overlaps(range) { ids.append(to: &candidates) }
+        }
+        @inlinable mutating func everyField() {
             for ids in readers.fields.values { ids.append(to: &candidates) }
-        case .element(let key):
-            readers.structure.append(to: &candidates)
-            readers.appendElementReaders(key, to: &candidates)
-        case .elementValue(let key):
-            readers.appendElementReaders(key, to: &candidates)
-        case .field(let range):
-            readers.member.append(to: &candidates)
-            readers.structure.append(to: &candidates)
-            for (field, ids) in readers.fields where field.overlaps(range) {
-                ids.append(to: &candidates)
-            }
         }
     }
 

@@ -212,37 +212,3 @@ internal struct _Dependency: Hashable, CustomStringConvertible {
         }
     }
 }
-
-extension _WriteKind {
-    /// Whether a write of this kind on a node can change what a read of
-    /// `read` on the same node saw: the trigger rule (docs/ARCHITECTURE.md,
-    /// "The trigger rule"). `_ReaderIndex.collect` is the same rule indexed
-    /// by read kind; a test holds the two equal over every pair of kinds.
-    ///
-    /// - Complexity: O(1).
-    @inlinable
-    func affects(_ read: _ReadKind) -> Bool {
-        switch (self, read) {
-        case (_, .whole), (.content, _):
-            return true
-        case (.order, .structure), (.element, .structure):
-            return true
-        case (.passThrough, _), (.order, _):
-            return false
-        case (.element(let written), .element(let read)), (.elementValue(let written), .element(let read)):
-            return written == read
-        case (.element, _), (.elementValue, _):
-            return false
-        case (.field, .member):
-            return true
-        case (.field(let written), .field(let read)):
-            return written.overlaps(read)
-        case (.field, .element):
-            return false
-        case (.field, .structure):
-            // NB: a field is a struct node's, a structure a collection's:
-            // never both of one node; taken as affected all the same.
-            return true
-        }
-    }
-}

@@ -1,10 +1,12 @@
 @_spi(Testing) @testable import FastStore
 import Testing
 
-/// The trigger rule has one statement (`_WriteKind.affects`, what derived
-/// values check their memo with) and one indexed form (`_ReaderIndex`,
-/// what consumers look writes up in): the two agree on every pair of
-/// kinds, element keys and overlapping or disjoint fields included.
+/// The trigger rule has one statement (`_WriteKind.visitAffected`) and two
+/// visitors of it: `_WriteKind.affects` (one read, what derived values
+/// check their memo with) and `_ReaderIndex.collect` (the registered
+/// readers, what consumers and hubs look writes up in). The two agree on
+/// every pair of kinds, element keys and overlapping or disjoint fields
+/// included, and the rule is the table of the docs.
 @Suite struct TriggerRuleTests {
     static var reads: [_ReadKind] { [
         .whole, .member, .structure, .element(_ElementKey(1)), .element(_ElementKey(2)),
