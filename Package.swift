@@ -64,7 +64,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FastStoreReSwiftTests",
-            dependencies: ["FastStoreReSwift", "FastStore", .product(name: "Atomics", package: "swift-atomics")]
+            dependencies: [
+                "FastStoreReSwift", "FastStore", "FastStoreTestSupport",
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]
         ),
         .testTarget(
             name: "FastStoreTestingTests",

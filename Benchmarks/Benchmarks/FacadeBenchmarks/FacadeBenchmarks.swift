@@ -12,6 +12,8 @@ import FastStoreReSwift
 //   its import changed.
 // - `Facade.Plain.Subscriptions`: ReSwift code with 100 selecting
 //   subscribers instead of consumers.
+// - `Facade.Versioned.Subscriptions`: the 100 selecting subscribers on
+//   versioned state: their chains are tracked by the facade's consumer.
 // - `Facade.Versioned.ConsumerFromNewState`: the facade code, state wrapped
 //   in `Versioned` (its array a `VersionedList`).
 // - `Native.Plain.Connect`: FastStore's `Store` + `StateConsumer.connect`.
@@ -70,6 +72,14 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Facade.Plain.Subscriptions.\(label)",
                   configuration: configuration(slow: true)) { benchmark in
             let fixture = Fixtures.shared.get("facade.subscriptions.\(n)") { FacadeSubscriptionsFixture(n: n, consumers: consumers) }
+            measureDispatches(benchmark, delivered: { fixture.delivered }, fixture.dispatch)
+        }
+
+        Benchmark("Facade.Versioned.Subscriptions.\(label)",
+                  configuration: configuration(slow: false)) { benchmark in
+            let fixture = Fixtures.shared.get("facade.versioned.subscriptions.\(n)") {
+                FacadeVersionedSubscriptionsFixture(n: n, consumers: consumers)
+            }
             measureDispatches(benchmark, delivered: { fixture.delivered }, fixture.dispatch)
         }
 

@@ -13,6 +13,8 @@ import FastStoreReSwift
 // - `FacadeSubscriptionsFixture`: the same store, no consumer: 100 ReSwift
 //   subscribers, each `subscribe(s) { $0.select { $0.items[i].done } }`
 //   (skipping repeats, as ReSwift does for `Equatable` selections).
+// - `FacadeVersionedSubscriptionsFixture`: the subscribers on versioned
+//   state (tracked `select` chains).
 // - `FacadeVersionedFixture`: the facade code again, with the state
 //   wrapped in `Versioned` and its array made a `VersionedList` (the first
 //   step of moving a screen to versioned state: the reducer, subscriber and
@@ -189,6 +191,32 @@ final class FacadeSubscriptionsFixture: @unchecked Sendable {
     init(n: Int, consumers: Int) {
         cycle = WatchedCycle(n: n, consumers: consumers)
         store = FastStoreReSwift.Store<PlainState>(reducer: reSwiftReducer, state: PlainState(itemCount: n))
+        for k in 0..<consumers {
+            let index = watched(k, consumers: consumers, n: n)
+            let subscriber = ItemSubscriber { [unowned self] in delivered &+= 1 }
+            subscribers.append(subscriber)
+            store.subscribe(subscriber) { $0.select { $0.items[index].done } }
+        }
+    }
+
+    @inline(__always)
+    func dispatch() {
+        store.dispatch(ToggleItem(index: cycle.advance()))
+    }
+}
+
+/// The same subscribers on versioned state: their `select` +
+/// `skipRepeats()` chains are tracked by the facade's consumer, so a
+/// dispatch runs only the selector of the item it toggled.
+final class FacadeVersionedSubscriptionsFixture: @unchecked Sendable {
+    let store: FastStoreReSwift.Store<VersionedState>
+    var subscribers: [ItemSubscriber] = []
+    var delivered = 0
+    var cycle: WatchedCycle
+
+    init(n: Int, consumers: Int) {
+        cycle = WatchedCycle(n: n, consumers: consumers)
+        store = FastStoreReSwift.Store<VersionedState>(reducer: reSwiftReducer, state: VersionedState(itemCount: n))
         for k in 0..<consumers {
             let index = watched(k, consumers: consumers, n: n)
             let subscriber = ItemSubscriber { [unowned self] in delivered &+= 1 }

@@ -88,3 +88,22 @@ internal final class _WeakConsumer<State> {
     @usableFromInline weak let consumer: StateConsumer<State>?
     @inlinable init(_ consumer: StateConsumer<State>) { self.consumer = consumer }
 }
+
+@_spi(Facade)
+extension StateConsumer {
+    /// Consumes `store`'s current state, read once this thread holds the
+    /// consuming turn (as the first consume of ``connect(to:on:)``): how a
+    /// selection added to a connected consumer gets its first value at
+    /// once. Called from one of this consumer's callbacks, the consume runs
+    /// when that callback's consume ends.
+    ///
+    /// For `FastStoreReSwift`, whose `subscribe` delivers the current
+    /// selection at once.
+    ///
+    /// - Complexity: O(the consumers that have not seen the current state)
+    ///   when the consumer already consumed it; a consume otherwise.
+    @inlinable
+    public func _consumeCurrentState<Action>(of store: Store<State, Action>) {
+        _consumeLatest { store.state }
+    }
+}

@@ -1,5 +1,5 @@
 import Atomics
-import FastStore
+@_spi(Facade) import FastStore
 
 /// ReSwift's `Store`, backed by FastStore's store.
 ///
@@ -81,6 +81,11 @@ open class Store<State>: StoreType, @unchecked Sendable {
     /// numbered from 1 in publish order).
     private var published: State?
     private var publishedSequence: UInt64 = 0
+    /// The consumer of the tracked selections (`Subscription+Tracking.swift`),
+    /// connected to the engine once it exists; the connection is guarded
+    /// by `lock`.
+    private let trackedConsumer = StateConsumer<State>()
+    private var trackedConnection: StoreSubscription?
 
     /// Creates a store. A `nil` state is built by the reducer: the store
     /// dispatches ``ReSwiftInit`` (through the middleware) before returning.
@@ -105,6 +110,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
         _dispatchFunction = makeDispatchFunction(middleware)
         if let state {
             lock.withLock { startCore(state: state) }
+            connectTrackedConsumer()
         } else {
             dispatch(ReSwiftInit())
         }
@@ -125,6 +131,15 @@ open class Store<State>: StoreType, @unchecked Sendable {
             self?.publish(state)
         }
         _ = coreReference.storeIfNilThenLoad(core)
+    }
+
+    /// Connects the consumer of tracked selections to the engine: its first
+    /// consume delivers the current selection to those subscribed before
+    /// the first state. Outside `lock`: it runs subscribers.
+    private func connectTrackedConsumer() {
+        guard let core else { return }
+        let connection = trackedConsumer.connect(to: core)
+        lock.withLock { trackedConnection = connection }
     }
 
     /// The first reduction: the reducer builds the state from `nil`, then
@@ -156,6 +171,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
         published = state
         let boxes = subscriptionList.boxes
         lock.unlock()
+        connectTrackedConsumer()
         // Subscribers registered before the first state (a middleware that
         // held `ReSwiftInit` back) get it now, as ReSwift notifies them.
         for box in boxes where !box.isCancelled {
@@ -299,12 +315,23 @@ open class Store<State>: StoreType, @unchecked Sendable {
             originalSubscription: originalSubscription,
             transformedSubscription: transformedSubscription,
             subscriber: subscriber)
+        if box.tracked != nil {
+            // NB: registered before the box is listed, so that replacing
+            // or removing it removes the registration too.
+            box.track(in: trackedConsumer) { [weak self] box in
+                self?.lock.withLock { self?.subscriptionList.remove(box) }
+            }
+        }
         lock.lock()
         subscriptionList.insert(box)
         let current = published
         let sequence = publishedSequence
         lock.unlock()
-        if let current {
+        if box.tracked != nil {
+            // The current selection, at once (from a callback of another
+            // tracked selection: once that callback returns).
+            if let core { trackedConsumer._consumeCurrentState(of: core) }
+        } else if let current {
             box.deliver(current, sequence: sequence)
         }
     }

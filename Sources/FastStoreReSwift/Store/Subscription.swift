@@ -19,15 +19,39 @@ public class Subscription<State> {
     /// operators (`select`, `skipRepeats`, ...) set it to feed the
     /// subscription they return; set it yourself to write an operator of
     /// your own.
-    public var observer: ((State?, State) -> Void)?
+    public var observer: ((State?, State) -> Void)? {
+        didSet {
+            // NB: only an operator's own observer leads to the stage it
+            // made; one set by hand leads nowhere the facade can follow.
+            _downstream = _installing
+            _installing = nil
+        }
+    }
 
-    init() {}
+    /// The stage the current ``observer`` feeds, when an operator of this
+    /// type installed it (see `Subscription+Tracking.swift`).
+    weak var _downstream: AnyObject?
+    private weak var _installing: AnyObject?
+    /// Whether this is a store's own subscription, the head of a chain.
+    let _isStoreSubscription: Bool
+    /// Set on a `select` made straight from a store's subscription.
+    var _storeSelection: _StoreSelection<State>?
+    /// Set on the `skipRepeats()` stage of an `Equatable` selection that
+    /// follows such a `select`: the facade tracks it.
+    var _trackedSelection: _TrackedSelection?
+
+    /// A store's own subscription.
+    init() { _isStoreSubscription = true }
+
+    /// A stage an operator makes.
+    init(_stage: Void) { _isStoreSubscription = false }
 
     /// A subscription whose pairs are sent by `sink`: `sink` is called at
     /// once with a function that forwards a pair to this subscription's
     /// ``observer``. Keep that function (typically in another
     /// subscription's observer) to feed this one.
     public init(sink: @escaping (@escaping (State?, State) -> Void) -> Void) {
+        _isStoreSubscription = false
         sink { [self] old, new in
             self.newValues(oldState: old, newState: new)
         }
@@ -43,7 +67,8 @@ public class Subscription<State> {
     private func _derived<Output>(
         _ forward: @escaping (_ old: State?, _ new: State, _ send: (Output?, Output) -> Void) -> Void
     ) -> Subscription<Output> {
-        let derived = Subscription<Output>()
+        let derived = Subscription<Output>(_stage: ())
+        _installing = derived
         observer = { [derived] old, new in
             forward(old, new) { derived.newValues(oldState: $0, newState: $1) }
         }
@@ -54,9 +79,11 @@ public class Subscription<State> {
 
     /// A subscription of the part of the state `selector` returns.
     public func select<Substate>(_ selector: @escaping (State) -> Substate) -> Subscription<Substate> {
-        _derived { old, new, send in
+        let derived = _derived { old, new, send in
             send(old.map(selector), selector(new))
         }
+        if _isStoreSubscription { derived._storeSelection = _StoreSelection(from: self, selector) }
+        return derived
     }
 
     /// A subscription of the part of the state at `keyPath`.
@@ -95,6 +122,10 @@ public class Subscription<State> {
 extension Subscription where State: Equatable {
     /// A subscription that drops a pair whose old and new states are `==`.
     public func skipRepeats() -> Subscription<State> {
-        skipRepeats(==)
+        let stage = skipRepeats(==)
+        if let selection = _storeSelection {
+            stage._trackedSelection = _TrackedSelection(selection, selectStage: self, skipStage: stage)
+        }
+        return stage
     }
 }

@@ -1,4 +1,5 @@
 import Atomics
+import FastStore
 
 /// One subscriber of a ``Store``: its subscription chain and the subscriber,
 /// held weakly. The store keeps the boxes; a box forwards each published
@@ -37,17 +38,61 @@ class SubscriptionBox<State>: Hashable, @unchecked Sendable {
         self.originalSubscription = originalSubscription
         self.subscriber = subscriber
         self.objectIdentifier = ObjectIdentifier(subscriber)
+        // NB: before the box's own observer is set below (which ends the
+        // chain there).
+        tracked = _TrackedSelection.heading(originalSubscription)
         // NB: the end of the chain holds the box weakly: the store owns the
         // box, the box owns the chain.
         if let transformedSubscription {
             transformedSubscription.observer = { [weak self] _, new in
-                self?.subscriber?._newState(state: new)
+                self?._forward(new)
             }
         } else {
             originalSubscription.observer = { [weak self] _, new in
-                self?.subscriber?._newState(state: new)
+                self?._forward(new)
             }
         }
+    }
+
+    /// The tracked selection the chain starts with, if any: then the store
+    /// registers it with its consumer (``track(in:onGone:)``) and does not deliver
+    /// to the box (see `Subscription+Tracking.swift`).
+    let tracked: _TrackedSelection?
+    /// Removes the tracked selection from the store's consumer.
+    private var untrack: (() -> Void)?
+    /// Called when a tracked selection finds its subscriber gone.
+    private var onSubscriberGone: ((SubscriptionBox<State>) -> Void)?
+
+    /// Hands the end of the chain's value to the subscriber.
+    private func _forward(_ value: Any) {
+        if let subscriber {
+            subscriber._newState(state: value)
+        } else if tracked != nil {
+            // NB: the store does not deliver to a tracked box, so it would
+            // not learn that the subscriber is gone; the box tells it.
+            deliveryLock.lock()
+            let onGone = onSubscriberGone
+            onSubscriberGone = nil
+            deliveryLock.unlock()
+            onGone?(self)
+        }
+    }
+
+    /// Registers the tracked selection with `consumer`: its changes now run
+    /// the chain. `onGone` is called (once) when a change finds the
+    /// subscriber deallocated.
+    ///
+    /// - Complexity: O(1).
+    func track<Root>(in consumer: StateConsumer<Root>, onGone: @escaping (SubscriptionBox<State>) -> Void) {
+        guard let tracked, let handle = tracked.register(consumer) as? ConsumerHandle<Root> else { return }
+        deliveryLock.lock()
+        let isCancelled = self.isCancelled
+        if !isCancelled {
+            untrack = { [weak consumer] in consumer?.remove(handle) }
+            onSubscriberGone = onGone
+        }
+        deliveryLock.unlock()
+        if isCancelled { consumer.remove(handle) }
     }
 
     /// Whether the subscriber was unsubscribed or replaced.
@@ -59,6 +104,12 @@ class SubscriptionBox<State>: Hashable, @unchecked Sendable {
     /// Stops deliveries. A delivery under way on another thread finishes.
     func cancel() {
         cancelled.store(true, ordering: .releasing)
+        deliveryLock.lock()
+        let untrack = self.untrack
+        self.untrack = nil
+        onSubscriberGone = nil
+        deliveryLock.unlock()
+        untrack?()
     }
 
     /// Sends the pair (last state delivered, `state`) through the chain,

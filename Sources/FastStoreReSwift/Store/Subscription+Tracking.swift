@@ -1,0 +1,102 @@
+import FastStore
+
+// Tracked selections.
+//
+// ReSwift runs every subscription's chain at every dispatch: its selector,
+// then `skipRepeats`. The facade does too, but for the commonest chain,
+// `select` straight from the store's subscription followed by an
+// `Equatable` `skipRepeats()` (written out, or added by
+// `automaticallySkipsRepeats`), it hands the pair to the store's
+// `StateConsumer` instead: the selector runs and the two selections are
+// compared only when the consumer says the selection may have changed. On
+// versioned state that is when a drain wrote what the selector read, so a
+// dispatch costs the subscriptions whose reads it wrote; on plain state the
+// consumer compares every selection at every dispatch, as ReSwift does.
+//
+// The stages after `skipRepeats()` run as they are, fed by the consumer's
+// `(old, new)` pairs. A chain of any other shape (a custom predicate, a
+// `skipRepeats` before the `select`, an observer set by hand, a
+// subscription made with `init(sink:)`) is run at every dispatch, as in
+// ReSwift.
+
+/// A non-generic view of a subscription stage, to follow a chain.
+protocol _SubscriptionStage: AnyObject {
+    var _downstream: AnyObject? { get }
+    var _trackedSelection: _TrackedSelection? { get }
+}
+
+extension Subscription: _SubscriptionStage {}
+
+/// A `select` made straight from a store's subscription: registers its
+/// selector with the store's consumer, with the equality a later
+/// `skipRepeats()` gives.
+struct _StoreSelection<Selected> {
+    /// The store's subscription it selects from (weak: the head of the
+    /// chain owns its stages).
+    weak var storeSubscription: AnyObject?
+    let register: (
+        _ consumer: AnyObject,
+        _ isEqual: @escaping (Selected, Selected) -> Bool,
+        _ emit: @escaping (Selected?, Selected) -> Void
+    ) -> AnyObject?
+
+    init<Root>(from storeSubscription: Subscription<Root>, _ selector: @escaping (Root) -> Selected) {
+        self.storeSubscription = storeSubscription
+        register = { consumer, isEqual, emit in
+            guard let consumer = consumer as? StateConsumer<Root> else { return nil }
+            return consumer.add({ _TrackedValue(selector($0), isEqual) }) {
+                (old: _TrackedValue<Selected>?, new: _TrackedValue<Selected>) in
+                emit(old?.value, new.value)
+            }
+        }
+    }
+}
+
+/// A selection compared with the `==` of its `skipRepeats()`.
+struct _TrackedValue<Value>: Equatable {
+    let value: Value
+    let isEqual: (Value, Value) -> Bool
+
+    init(_ value: Value, _ isEqual: @escaping (Value, Value) -> Bool) {
+        self.value = value
+        self.isEqual = isEqual
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqual(lhs.value, rhs.value) }
+}
+
+/// The `skipRepeats()` stage of a tracked selection (see the top of this
+/// file): what the facade's store registers with its consumer.
+final class _TrackedSelection {
+    weak var storeSubscription: AnyObject?
+    weak var selectStage: AnyObject?
+    /// Registers the selection with a `StateConsumer` of the store's state;
+    /// returns its `ConsumerHandle`, or `nil` for a consumer of another
+    /// state type. The consumer's pairs go to the stage's observer.
+    let register: (_ consumer: AnyObject) -> AnyObject?
+
+    init<Selected: Equatable>(
+        _ selection: _StoreSelection<Selected>, selectStage: Subscription<Selected>, skipStage: Subscription<Selected>
+    ) {
+        storeSubscription = selection.storeSubscription
+        self.selectStage = selectStage
+        register = { [weak skipStage] consumer in
+            selection.register(consumer, ==) { old, new in
+                skipStage?.newValues(oldState: old, newState: new)
+            }
+        }
+    }
+
+    /// The tracked selection `storeSubscription` feeds, when its chain
+    /// starts with one: its observer feeds a `select` stage whose observer
+    /// feeds that selection's `skipRepeats()` stage.
+    static func heading<State>(_ storeSubscription: Subscription<State>) -> _TrackedSelection? {
+        guard storeSubscription._isStoreSubscription,
+              let select = storeSubscription._downstream as? _SubscriptionStage,
+              let skip = select._downstream as? _SubscriptionStage,
+              let tracked = skip._trackedSelection,
+              tracked.storeSubscription === storeSubscription, tracked.selectStage === select
+        else { return nil }
+        return tracked
+    }
+}
