@@ -71,14 +71,16 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("Facade.Plain.Subscriptions.\(label)",
                   configuration: configuration(slow: true)) { benchmark in
-            let fixture = Fixtures.shared.get("facade.subscriptions.\(n)") { FacadeSubscriptionsFixture(n: n, consumers: consumers) }
+            let fixture = Fixtures.shared.get("facade.subscriptions.\(n)") {
+                FacadeSubscriptionsFixture<PlainState>(n: n, consumers: consumers) { index in { $0.items[index].done } }
+            }
             measureDispatches(benchmark, delivered: { fixture.delivered }, fixture.dispatch)
         }
 
         Benchmark("Facade.Versioned.Subscriptions.\(label)",
                   configuration: configuration(slow: false)) { benchmark in
             let fixture = Fixtures.shared.get("facade.versioned.subscriptions.\(n)") {
-                FacadeVersionedSubscriptionsFixture(n: n, consumers: consumers)
+                FacadeSubscriptionsFixture<VersionedState>(n: n, consumers: consumers) { index in { $0.items[index].done } }
             }
             measureDispatches(benchmark, delivered: { fixture.delivered }, fixture.dispatch)
         }

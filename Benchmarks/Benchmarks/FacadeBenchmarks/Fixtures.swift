@@ -13,8 +13,8 @@ import FastStoreReSwift
 // - `FacadeSubscriptionsFixture`: the same store, no consumer: 100 ReSwift
 //   subscribers, each `subscribe(s) { $0.select { $0.items[i].done } }`
 //   (skipping repeats, as ReSwift does for `Equatable` selections).
-// - `FacadeVersionedSubscriptionsFixture`: the subscribers on versioned
-//   state (tracked `select` chains).
+//   On versioned state, the same subscribers' `select` chains are tracked
+//   by the facade's consumer.
 // - `FacadeVersionedFixture`: the facade code again, with the state
 //   wrapped in `Versioned` and its array made a `VersionedList` (the first
 //   step of moving a screen to versioned state: the reducer, subscriber and
@@ -181,47 +181,27 @@ final class ItemSubscriber: FastStoreReSwift.StoreSubscriber {
     func newState(state: Bool) { onNewState() }
 }
 
-/// A ReSwift store and 100 ReSwift subscribers, each selecting one item.
-final class FacadeSubscriptionsFixture: @unchecked Sendable {
-    let store: FastStoreReSwift.Store<PlainState>
+/// A ReSwift store and 100 selecting subscribers, each
+/// `subscribe(s) { $0.select { $0.items[i].done } }` (skipping repeats, as
+/// ReSwift does for `Equatable` selections). On versioned state their
+/// `select` chains are tracked by the facade's consumer, so a dispatch runs
+/// only the selector of the item it toggled.
+final class FacadeSubscriptionsFixture<State: BenchmarkState>: @unchecked Sendable {
+    let store: FastStoreReSwift.Store<State>
     var subscribers: [ItemSubscriber] = []
     var delivered = 0
     var cycle: WatchedCycle
 
-    init(n: Int, consumers: Int) {
+    /// - Parameter done: The selector of item `index`'s `done`, as an app
+    ///   writes it for its state type.
+    init(n: Int, consumers: Int, done: (_ index: Int) -> (State) -> Bool) {
         cycle = WatchedCycle(n: n, consumers: consumers)
-        store = FastStoreReSwift.Store<PlainState>(reducer: reSwiftReducer, state: PlainState(itemCount: n))
+        store = FastStoreReSwift.Store<State>(reducer: reSwiftReducer, state: State(itemCount: n))
         for k in 0..<consumers {
-            let index = watched(k, consumers: consumers, n: n)
             let subscriber = ItemSubscriber { [unowned self] in delivered &+= 1 }
             subscribers.append(subscriber)
-            store.subscribe(subscriber) { $0.select { $0.items[index].done } }
-        }
-    }
-
-    @inline(__always)
-    func dispatch() {
-        store.dispatch(ToggleItem(index: cycle.advance()))
-    }
-}
-
-/// The same subscribers on versioned state: their `select` +
-/// `skipRepeats()` chains are tracked by the facade's consumer, so a
-/// dispatch runs only the selector of the item it toggled.
-final class FacadeVersionedSubscriptionsFixture: @unchecked Sendable {
-    let store: FastStoreReSwift.Store<VersionedState>
-    var subscribers: [ItemSubscriber] = []
-    var delivered = 0
-    var cycle: WatchedCycle
-
-    init(n: Int, consumers: Int) {
-        cycle = WatchedCycle(n: n, consumers: consumers)
-        store = FastStoreReSwift.Store<VersionedState>(reducer: reSwiftReducer, state: VersionedState(itemCount: n))
-        for k in 0..<consumers {
-            let index = watched(k, consumers: consumers, n: n)
-            let subscriber = ItemSubscriber { [unowned self] in delivered &+= 1 }
-            subscribers.append(subscriber)
-            store.subscribe(subscriber) { $0.select { $0.items[index].done } }
+            let selector = done(watched(k, consumers: consumers, n: n))
+            store.subscribe(subscriber) { $0.select(selector) }
         }
     }
 

@@ -44,25 +44,16 @@ struct _StoreSelection<Selected> {
         self.storeSubscription = storeSubscription
         register = { consumer, isEqual, emit in
             guard let consumer = consumer as? StateConsumer<Root> else { return nil }
-            return consumer.add({ _TrackedValue(selector($0), isEqual) }) {
-                (old: _TrackedValue<Selected>?, new: _TrackedValue<Selected>) in
-                emit(old?.value, new.value)
-            }
+            // NB: the selection itself, compared by `predict`: a wrapper
+            // holding the equality would be a value the consumer must
+            // inspect for versioned nodes at every evaluation (it holds a
+            // closure), where a `Bool` or a `String` needs no look.
+            return consumer.add(selector, { (old: Selected?, new: Selected) in emit(old, new) }, predict: { old, new in
+                guard let old, let new else { return false }
+                return isEqual(old, new)
+            })
         }
     }
-}
-
-/// A selection compared with the `==` of its `skipRepeats()`.
-struct _TrackedValue<Value>: Equatable {
-    let value: Value
-    let isEqual: (Value, Value) -> Bool
-
-    init(_ value: Value, _ isEqual: @escaping (Value, Value) -> Bool) {
-        self.value = value
-        self.isEqual = isEqual
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.isEqual(lhs.value, rhs.value) }
 }
 
 /// The `skipRepeats()` stage of a tracked selection (see the top of this
