@@ -216,6 +216,25 @@ private final class Recorder<Value>: StoreSubscriber {
         #expect(store._subscriptionCount == 1)
     }
 
+    /// ReSwift's `_defaultDispatch` is `open`: a subclass that overrides it
+    /// sees every action that reaches the end of the middleware, the first
+    /// (`ReSwiftInit`) included, and decides whether it is reduced.
+    @Test func aSubclassOverridingDefaultDispatchSeesEveryAction() {
+        final class CountingStore: Store<AppState>, @unchecked Sendable {
+            var seen: [String] = []
+            override func _defaultDispatch(action: Action) {
+                seen.append("\(type(of: action))")
+                if action is CounterActionDecrease { return }     // dropped
+                super._defaultDispatch(action: action)
+            }
+        }
+        let store = CountingStore(reducer: counterReducer, state: nil)
+        store.dispatch(CounterActionIncrease())
+        store.dispatch(CounterActionDecrease())
+        #expect(store.seen == ["ReSwiftInit", "CounterActionIncrease", "CounterActionDecrease"])
+        #expect(store.state.counter == 1)
+    }
+
     @Test func deprecatedActionCreatorsThroughStoreType() {
         let store = Store<AppState>(reducer: counterReducer, state: AppState(counter: 5))
         let double: (AppState, Store<AppState>) -> Action? = { state, _ in

@@ -61,31 +61,31 @@ open class Store<State>: StoreType, @unchecked Sendable {
     /// (at once when `init` is given one, otherwise by the first reduction,
     /// normally the `ReSwiftInit` that `init` dispatches): its state is
     /// `State`, not `State?`, so that a versioned state is tracked.
-    private let coreReference = ManagedAtomicLazyReference<FastStore.Store<State, any Action>>()
-    private let reducer: Reducer<State>
+    @usableFromInline let coreReference = ManagedAtomicLazyReference<FastStore.Store<State, any Action>>()
+    @usableFromInline let reducer: Reducer<State>
 
     /// Whether `Equatable` selections skip repeats without asking.
-    let subscriptionsAutomaticallySkipRepeats: Bool
+    @usableFromInline let subscriptionsAutomaticallySkipRepeats: Bool
 
-    private let lock = _Lock()
+    @usableFromInline let lock = _Lock()
     // Guarded by `lock`:
-    private var _middleware: [Middleware<State>]
-    private var _dispatchFunction: DispatchFunction!
-    private var coreSubscription: StoreSubscription?
+    @usableFromInline var _middleware: [Middleware<State>]
+    @usableFromInline var _dispatchFunction: DispatchFunction!
+    @usableFromInline var coreSubscription: StoreSubscription?
     /// Whether the first reduction (which creates the engine) is under way,
     /// and the actions that reached the reducer meanwhile.
-    private var isCreatingCore = false
-    private var actionsBeforeCore: [any Action] = []
-    private var subscriptionList = _SubscriptionList<State>()
+    @usableFromInline var isCreatingCore = false
+    @usableFromInline var actionsBeforeCore: [any Action] = []
+    @usableFromInline var subscriptionList = _SubscriptionList<State>()
     /// The last state handed to the subscribers, and its number (states are
     /// numbered from 1 in publish order).
-    private var published: State?
-    private var publishedSequence: UInt64 = 0
+    @usableFromInline var published: State?
+    @usableFromInline var publishedSequence: UInt64 = 0
     /// The consumer of the tracked selections (`Subscription+Tracking.swift`),
     /// connected to the engine once it exists; the connection is guarded
     /// by `lock`.
-    private let trackedConsumer = StateConsumer<State>()
-    private var trackedConnection: StoreSubscription?
+    @usableFromInline let trackedConsumer = StateConsumer<State>()
+    @usableFromInline var trackedConnection: StoreSubscription?
 
     /// Creates a store. A `nil` state is built by the reducer: the store
     /// dispatches ``ReSwiftInit`` (through the middleware) before returning.
@@ -96,73 +96,138 @@ open class Store<State>: StoreType, @unchecked Sendable {
     ///   - middleware: Runs, in order, before the reducer for every action.
     ///   - automaticallySkipsRepeats: Whether subscriptions whose selection is
     ///     `Equatable` skip states whose selection did not change.
+    @inlinable
     public required init(
         reducer: @escaping Reducer<State>,
         state: State?,
         middleware: [Middleware<State>] = [],
         automaticallySkipsRepeats: Bool = true
     ) {
+        // NB: `@inlinable`, as are the functions that make the engine and the
+        // closures the engine and the middleware chain call (`_makeCore`,
+        // `_makeDispatchFunction`, `_dispatchToCore`): made in the client's
+        // module, they run specialized for its `State`; made here, the whole
+        // engine ran unspecialized, a third of a dispatch in generic metadata
+        // lookups.
         self.reducer = reducer
         subscriptionsAutomaticallySkipRepeats = automaticallySkipsRepeats
         _middleware = middleware
         published = state
         publishedSequence = state == nil ? 0 : 1
-        _dispatchFunction = makeDispatchFunction(middleware)
+        _dispatchFunction = _makeDispatchFunction(middleware)
         if let state {
-            lock.withLock { startCore(state: state) }
-            connectTrackedConsumer()
+            let (core, subscription) = _makeCore(state: state)
+            _install(core, subscription)
+            _connectTrackedConsumer(core)
         } else {
             dispatch(ReSwiftInit())
         }
     }
 
     /// The engine; `nil` until the first state exists.
-    private var core: FastStore.Store<State, any Action>? {
+    @inlinable
+    var core: FastStore.Store<State, any Action>? {
         coreReference.load()
     }
 
-    /// Under the lock: creates the engine with `state` and subscribes to it.
-    private func startCore(state: State) {
+    /// Creates the engine with `state`, and its subscription that publishes
+    /// to the boxes (not installed yet: see `_install(_:_:)`).
+    @inlinable
+    final func _makeCore(state: State) -> (FastStore.Store<State, any Action>, StoreSubscription) {
         let reducer = self.reducer
         let core = FastStore.Store<State, any Action>(state: state) { current, action in
             current = reducer(action, current)
         }
-        coreSubscription = core.subscribe { [weak self] state in
+        let subscription = core.subscribe { [weak self] state in
             self?.publish(state)
         }
+        return (core, subscription)
+    }
+
+    /// Installs the engine and its subscription.
+    @usableFromInline
+    final func _install(_ core: FastStore.Store<State, any Action>, _ subscription: StoreSubscription) {
+        lock.withLock { _installLocked(core, subscription) }
+    }
+
+    /// Under the lock: installs the engine and its subscription.
+    final func _installLocked(_ core: FastStore.Store<State, any Action>, _ subscription: StoreSubscription) {
+        coreSubscription = subscription
         _ = coreReference.storeIfNilThenLoad(core)
     }
 
     /// Connects the consumer of tracked selections to the engine: its first
     /// consume delivers the current selection to those subscribed before
     /// the first state. Outside `lock`: it runs subscribers.
-    private func connectTrackedConsumer() {
-        guard let core else { return }
+    @inlinable
+    final func _connectTrackedConsumer(_ core: FastStore.Store<State, any Action>) {
         let connection = trackedConsumer.connect(to: core)
+        _keepTrackedConnection(connection)
+    }
+
+    @usableFromInline
+    final func _keepTrackedConnection(_ connection: StoreSubscription) {
         lock.withLock { trackedConnection = connection }
+    }
+
+    /// Hands an action to the engine, or makes the engine with it.
+    @inlinable
+    final func _dispatchToCore(_ action: any Action) {
+        if let core {
+            core.dispatch(action)
+        } else {
+            _reduceFirst(action)
+        }
     }
 
     /// The first reduction: the reducer builds the state from `nil`, then
     /// the engine is created with it. Actions that reach the reducer
     /// meanwhile (dispatched by the reducer, or by another thread) are
     /// queued, and handed to the engine after it.
-    private func reduceFirst(_ action: any Action) {
+    @inlinable
+    final func _reduceFirst(_ action: any Action) {
+        guard _claimFirstReduction(action) else { return }
+        let state = reducer(action, nil)
+        let (core, subscription) = _makeCore(state: state)
+        let queued = _installFirstCore(core, subscription, state)
+        _connectTrackedConsumer(core)
+        for action in queued {
+            core.dispatch(action)
+        }
+    }
+
+    /// Whether this call makes the engine: `false` when the engine exists
+    /// (the action was handed to it) or is being made (the action was
+    /// queued).
+    @usableFromInline
+    final func _claimFirstReduction(_ action: any Action) -> Bool {
         lock.lock()
         if let core {
             lock.unlock()
             core.dispatch(action)
-            return
+            return false
         }
         if isCreatingCore {
             actionsBeforeCore.append(action)
             lock.unlock()
-            return
+            return false
         }
         isCreatingCore = true
         lock.unlock()
-        let state = reducer(action, nil)
+        return true
+    }
+
+    /// Installs the engine made with the first state and delivers that
+    /// state to the untracked boxes (subscribers registered before it, when
+    /// a middleware held `ReSwiftInit` back, get it now, as ReSwift
+    /// notifies them; the tracked ones get it when the consumer connects);
+    /// returns the actions queued meanwhile.
+    @usableFromInline
+    final func _installFirstCore(
+        _ core: FastStore.Store<State, any Action>, _ subscription: StoreSubscription, _ state: State
+    ) -> [any Action] {
         lock.lock()
-        startCore(state: state)
+        _installLocked(core, subscription)
         isCreatingCore = false
         let queued = actionsBeforeCore
         actionsBeforeCore = []
@@ -171,15 +236,10 @@ open class Store<State>: StoreType, @unchecked Sendable {
         published = state
         let boxes = subscriptionList.boxes
         lock.unlock()
-        connectTrackedConsumer()
-        // Subscribers registered before the first state (a middleware that
-        // held `ReSwiftInit` back) get it now, as ReSwift notifies them.
         for box in boxes where !box.isCancelled {
             box.deliver(state, sequence: 1)
         }
-        for action in queued {
-            core?.dispatch(action)
-        }
+        return queued
     }
 
     /// The current state: `nil` only while the ``ReSwiftInit`` of a store
@@ -201,7 +261,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
     public var middleware: [Middleware<State>] {
         get { lock.withLock { _middleware } }
         set {
-            let function = makeDispatchFunction(newValue)
+            let function = _makeDispatchFunction(newValue)
             lock.withLock {
                 _middleware = newValue
                 _dispatchFunction = function
@@ -209,12 +269,20 @@ open class Store<State>: StoreType, @unchecked Sendable {
         }
     }
 
-    private func makeDispatchFunction(_ middleware: [Middleware<State>]) -> DispatchFunction {
+    @inlinable
+    final func _makeDispatchFunction(_ middleware: [Middleware<State>]) -> DispatchFunction {
         // NB: every closure holds the store weakly: a middleware that keeps
         // `dispatch` or `next` (a thunk finishing later) does not keep the
         // store alive, and its actions are dropped once the store is gone.
         let end: DispatchFunction = { [weak self] action in
-            self?._defaultDispatch(action: action)
+            guard let self else { return }
+            // NB: a subclass may override `_defaultDispatch`; this class's
+            // own goes straight to the engine, specialized.
+            if type(of: self) == Store<State>.self {
+                self._dispatchToCore(action)
+            } else {
+                self._defaultDispatch(action: action)
+            }
         }
         let dispatch: DispatchFunction = { [weak self] action in
             self?.dispatch(action)
@@ -246,11 +314,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
     /// The end of the middleware chain: hands the action to the engine.
     // swiftlint:disable:next identifier_name
     open func _defaultDispatch(action: Action) {
-        if let core {
-            core.dispatch(action)
-        } else {
-            reduceFirst(action)
-        }
+        _dispatchToCore(action)
     }
 
     /// Dispatches the action `actionCreatorProvider` returns for the current
@@ -372,7 +436,8 @@ open class Store<State>: StoreType, @unchecked Sendable {
 
     /// Hands a state the engine published to every subscription. Runs on the
     /// thread that reduced, once per batch of actions.
-    private func publish(_ state: State) {
+    @usableFromInline
+    final func publish(_ state: State) {
         lock.lock()
         publishedSequence += 1
         published = state

@@ -12,9 +12,12 @@
 /// `boxes` until more than half of them are cancelled, then drops them all:
 /// amortized O(1) per change, where removing from the middle of the array
 /// each time would make subscribing n subscribers O(n²).
+@usableFromInline
 struct _SubscriptionList<State> {
     /// Every box not yet dropped, in subscription order; some may be
     /// cancelled (a drain iterating a copy skips them).
+    @usableFromInline init() {}
+
     private(set) var boxes: [SubscriptionBox<State>] = []
     /// The live box of each subscriber.
     private var live: [ObjectIdentifier: SubscriptionBox<State>] = [:]

@@ -9,6 +9,7 @@ import Musl
 /// A non-recursive lock (`os_unfair_lock` on Apple platforms,
 /// `pthread_mutex_t` elsewhere) in a buffer of its own, whose address is
 /// stable as both primitives require.
+@usableFromInline
 final class _Lock: @unchecked Sendable {
     #if canImport(Darwin)
     private typealias Primitive = os_unfair_lock
@@ -18,6 +19,7 @@ final class _Lock: @unchecked Sendable {
 
     private let primitive: UnsafeMutablePointer<Primitive>
 
+    @usableFromInline
     init() {
         primitive = .allocate(capacity: 1)
         #if canImport(Darwin)
