@@ -106,4 +106,9 @@ extension StateConsumer {
     public func _consumeCurrentState<Action>(of store: Store<State, Action>) {
         _consumeLatest { store.state }
     }
+
+    /// Whether this consumer's state is tracked (versioned): its consumes
+    /// evaluate only the selectors whose reads were written. On plain state
+    /// every consume evaluates every selector.
+    public var _tracksReads: Bool { _rootReader != nil }
 }

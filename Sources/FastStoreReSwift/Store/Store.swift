@@ -36,10 +36,16 @@ import Atomics
 /// got on subscribing, say) is delivered right after that call returns.
 ///
 /// Dispatching, subscribing and unsubscribing are safe from any thread.
-/// Subscribers are called one at a time, in subscription order, on the
-/// thread that reduces (or the one subscribing, for the first state); a
-/// dispatch made while another thread reduces returns at once, and that
-/// thread reduces it.
+/// Subscribers are called one at a time on the thread that reduces (or the
+/// one subscribing, for the first state); a dispatch made while another
+/// thread reduces returns at once, and that thread reduces it. Within a
+/// dispatch, subscriptions of the form `select` + `skipRepeats()` of an
+/// `Equatable` selection (tracked: run by the store's `StateConsumer`,
+/// which on versioned state re-runs a selector only when a dispatch wrote
+/// what it read) are called after the others, each group in subscription
+/// order. A tracked selector must read only the state it is given: one that
+/// also reads something else (`{ $0.todos[self.filter] }`) is not re-run
+/// when that changes alone.
 open class Store<State>: StoreType, @unchecked Sendable {
     // NB: `@unchecked Sendable`: the mutable fields are guarded by `lock`;
     // FastStore's store serializes the reducer and the notifications.
@@ -115,6 +121,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
         published = state
         publishedSequence = state == nil ? 0 : 1
         _dispatchFunction = _makeDispatchFunction(middleware)
+        _configureTrackedConsumer()
         if let state {
             let (core, subscription) = _makeCore(state: state)
             _install(core, subscription)
@@ -122,6 +129,14 @@ open class Store<State>: StoreType, @unchecked Sendable {
         } else {
             dispatch(ReSwiftInit())
         }
+    }
+
+    /// On plain state the consumer of tracked selections compares every
+    /// selection at every consume; it keeps its last state, so that a new
+    /// subscription's selector runs alone, at once (see `_subscribe`).
+    @usableFromInline
+    final func _configureTrackedConsumer() {
+        if !trackedConsumer._tracksReads { trackedConsumer.consumeInstantly = true }
     }
 
     /// The engine; `nil` until the first state exists.
@@ -379,22 +394,26 @@ open class Store<State>: StoreType, @unchecked Sendable {
             originalSubscription: originalSubscription,
             transformedSubscription: transformedSubscription,
             subscriber: subscriber)
-        if box.tracked != nil {
-            // NB: registered before the box is listed, so that replacing
-            // or removing it removes the registration too.
-            box.track(in: trackedConsumer) { [weak self] box in
-                self?.lock.withLock { self?.subscriptionList.remove(box) }
-            }
-        }
         lock.lock()
         subscriptionList.insert(box)
         let current = published
         let sequence = publishedSequence
         lock.unlock()
         if box.tracked != nil {
-            // The current selection, at once (from a callback of another
-            // tracked selection: once that callback returns).
-            if let core { trackedConsumer._consumeCurrentState(of: core) }
+            // NB: registered once listed, so that an `unsubscribe` from its
+            // first `newState` finds it (`track` sees a box cancelled
+            // meanwhile). On plain state the consumer evaluates a new
+            // selector at once against the state it consumed last
+            // (`consumeInstantly`); otherwise (versioned state, or a consume
+            // under way) it gets the current state consumed: only the
+            // selectors that have not seen it run (from a callback of
+            // another tracked selection: once that callback returns).
+            box.track(in: trackedConsumer) { [weak self] box in
+                self?.lock.withLock { self?.subscriptionList.remove(box) }
+            }
+            if !box.hasDelivered.load(ordering: .relaxed), let core {
+                trackedConsumer._consumeCurrentState(of: core)
+            }
         } else if let current {
             box.deliver(current, sequence: sequence)
         }

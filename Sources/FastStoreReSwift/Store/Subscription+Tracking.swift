@@ -36,19 +36,23 @@ struct _StoreSelection<Selected> {
     weak var storeSubscription: AnyObject?
     let register: (
         _ consumer: AnyObject,
+        _ isLive: @escaping () -> Bool,
         _ isEqual: @escaping (Selected, Selected) -> Bool,
         _ emit: @escaping (Selected?, Selected) -> Void
     ) -> AnyObject?
 
     init<Root>(from storeSubscription: Subscription<Root>, _ selector: @escaping (Root) -> Selected) {
         self.storeSubscription = storeSubscription
-        register = { consumer, isEqual, emit in
+        register = { consumer, isLive, isEqual, emit in
             guard let consumer = consumer as? StateConsumer<Root> else { return nil }
             // NB: the selection itself, compared by `predict`: a wrapper
             // holding the equality would be a value the consumer must
             // inspect for versioned nodes at every evaluation (it holds a
-            // closure), where a `Bool` or a `String` needs no look.
-            return consumer.add(selector, { (old: Selected?, new: Selected) in emit(old, new) }, predict: { old, new in
+            // closure), where a `Bool` or a `String` needs no look. `nil`
+            // (no call) once the subscriber is gone.
+            return consumer.add({ isLive() ? selector($0) : nil }, { (old: Selected?, new: Selected) in
+                emit(old, new)
+            }, predict: { old, new in
                 guard let old, let new else { return false }
                 return isEqual(old, new)
             })
@@ -63,16 +67,17 @@ final class _TrackedSelection {
     weak var selectStage: AnyObject?
     /// Registers the selection with a `StateConsumer` of the store's state;
     /// returns its `ConsumerHandle`, or `nil` for a consumer of another
-    /// state type. The consumer's pairs go to the stage's observer.
-    let register: (_ consumer: AnyObject) -> AnyObject?
+    /// state type. The consumer's pairs go to the stage's observer; the
+    /// selector runs only while `isLive()`.
+    let register: (_ consumer: AnyObject, _ isLive: @escaping () -> Bool) -> AnyObject?
 
     init<Selected: Equatable>(
         _ selection: _StoreSelection<Selected>, selectStage: Subscription<Selected>, skipStage: Subscription<Selected>
     ) {
         storeSubscription = selection.storeSubscription
         self.selectStage = selectStage
-        register = { [weak skipStage] consumer in
-            selection.register(consumer, ==) { old, new in
+        register = { [weak skipStage] consumer, isLive in
+            selection.register(consumer, isLive, ==) { old, new in
                 skipStage?.newValues(oldState: old, newState: new)
             }
         }

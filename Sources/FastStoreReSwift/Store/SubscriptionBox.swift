@@ -38,9 +38,6 @@ class SubscriptionBox<State>: Hashable, @unchecked Sendable {
         self.originalSubscription = originalSubscription
         self.subscriber = subscriber
         self.objectIdentifier = ObjectIdentifier(subscriber)
-        // NB: before the box's own observer is set below (which ends the
-        // chain there).
-        tracked = _TrackedSelection.heading(originalSubscription)
         // NB: the end of the chain holds the box weakly: the store owns the
         // box, the box owns the chain.
         if let transformedSubscription {
@@ -52,12 +49,19 @@ class SubscriptionBox<State>: Hashable, @unchecked Sendable {
                 self?._forward(new)
             }
         }
+        // NB: after the box's observer is set: a transform that returns a
+        // stage before the `skipRepeats()` (or the store's subscription
+        // itself) leaves that `skipRepeats()` unfed, and the chain the
+        // subscriber is fed from untracked.
+        tracked = _TrackedSelection.heading(originalSubscription)
     }
 
     /// The tracked selection the chain starts with, if any: then the store
     /// registers it with its consumer (``track(in:onGone:)``) and does not deliver
     /// to the box (see `Subscription+Tracking.swift`).
-    let tracked: _TrackedSelection?
+    private(set) var tracked: _TrackedSelection? = nil
+    /// Whether a tracked box handed its subscriber a value yet.
+    let hasDelivered = ManagedAtomic<Bool>(false)
     /// Removes the tracked selection from the store's consumer.
     private var untrack: (() -> Void)?
     /// Called when a tracked selection finds its subscriber gone.
@@ -66,16 +70,22 @@ class SubscriptionBox<State>: Hashable, @unchecked Sendable {
     /// Hands the end of the chain's value to the subscriber.
     private func _forward(_ value: Any) {
         if let subscriber {
+            if tracked != nil { hasDelivered.store(true, ordering: .relaxed) }
             subscriber._newState(state: value)
         } else if tracked != nil {
-            // NB: the store does not deliver to a tracked box, so it would
-            // not learn that the subscriber is gone; the box tells it.
-            deliveryLock.lock()
-            let onGone = onSubscriberGone
-            onSubscriberGone = nil
-            deliveryLock.unlock()
-            onGone?(self)
+            _subscriberGone()
         }
+    }
+
+    /// Tells the store, once, that a tracked box's subscriber is gone.
+    func _subscriberGone() {
+        // NB: the store does not deliver to a tracked box, so it would not
+        // learn that the subscriber is gone; the box tells it.
+        deliveryLock.lock()
+        let onGone = onSubscriberGone
+        onSubscriberGone = nil
+        deliveryLock.unlock()
+        onGone?(self)
     }
 
     /// Registers the tracked selection with `consumer`: its changes now run
@@ -84,7 +94,16 @@ class SubscriptionBox<State>: Hashable, @unchecked Sendable {
     ///
     /// - Complexity: O(1).
     func track<Root>(in consumer: StateConsumer<Root>, onGone: @escaping (SubscriptionBox<State>) -> Void) {
-        guard let tracked, let handle = tracked.register(consumer) as? ConsumerHandle<Root> else { return }
+        // NB: the selector runs only while the subscriber lives (as ReSwift
+        // looks at the subscriber before running the chain): a selector
+        // capturing it `unowned` must not run once it is gone.
+        let registered = tracked?.register(consumer, { [weak self] in
+            guard let self else { return false }
+            if subscriber != nil { return true }
+            _subscriberGone()
+            return false
+        })
+        guard let handle = registered as? ConsumerHandle<Root> else { return }
         deliveryLock.lock()
         let isCancelled = self.isCancelled
         if !isCancelled {
