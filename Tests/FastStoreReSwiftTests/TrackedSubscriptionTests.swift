@@ -86,21 +86,16 @@ private final class Calls: @unchecked Sendable {
 
     /// An unsubscribe from the first `newState` stops the subscription.
     @Test func unsubscribingFromTheFirstNewStateStopsIt() {
-        for store in [plainStore()] {
+        func check<S>(_ store: FastStoreReSwift.Store<S>, _ read: @escaping (S) -> Int) {
             let screen = Screen()
             screen.onNewState = { [unowned screen] _ in store.unsubscribe(screen) }
-            store.subscribe(screen) { $0.select(\.count) }
+            store.subscribe(screen) { $0.select(read) }
             store.dispatch(Bump())
             #expect(screen.values == [0])
             #expect(store._subscriptionCount == 0)
         }
-        let store = versionedStore()
-        let screen = Screen()
-        screen.onNewState = { [unowned screen] _ in store.unsubscribe(screen) }
-        store.subscribe(screen) { $0.select(\.count) }
-        store.dispatch(Bump())
-        #expect(screen.values == [0])
-        #expect(store._subscriptionCount == 0)
+        check(plainStore()) { $0.count }
+        check(versionedStore()) { $0.count }
     }
 
     /// Subscribing runs the new subscription's selector, not every
