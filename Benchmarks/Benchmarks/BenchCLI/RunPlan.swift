@@ -10,7 +10,7 @@ public struct UsageError: Error, CustomStringConvertible, Sendable {
 /// Profile files by name, from the profiles directory.
 public enum ProfileCatalog {
     /// The order of the shipped profiles in tables; others follow by name.
-    static let order = ["todo", "feed", "deep-tree", "many-screens", "screens-100", "screens-1000", "burst", "bulk-edit", "list-edit", "remaining"]
+    static let order = ["todo", "feed", "deep-tree", "many-screens", "screens-100", "screens-100-watched", "screens-1000", "burst", "bulk-edit", "list-edit", "remaining"]
 
     public static func available(in directory: String) -> [String: URL] {
         let url = URL(fileURLWithPath: directory)

@@ -50,9 +50,12 @@ public struct RawProfile: Codable, Sendable {
         public var kind: String
         public var field: String?
         public var entities: Int?
+        /// Which entities an `updateEntities` action draws from: "all"
+        /// (when absent) or "watched" (those an entity consumer selects).
+        public var among: String?
         public var weight: Int
-        public init(kind: String, field: String?, entities: Int?, weight: Int) {
-            self.kind = kind; self.field = field; self.entities = entities; self.weight = weight
+        public init(kind: String, field: String?, entities: Int?, among: String? = nil, weight: Int) {
+            self.kind = kind; self.field = field; self.entities = entities; self.among = among; self.weight = weight
         }
     }
 
@@ -88,7 +91,7 @@ public struct RawProfile: Codable, Sendable {
         "state": ["entities", "titleLength", "tree"],
         "state.tree": ["depth", "fanOut", "labelLength"],
         "consumers[]": ["select", "count"],
-        "actions[]": ["kind", "field", "entities", "weight"],
+        "actions[]": ["kind", "field", "entities", "among", "weight"],
         "dispatch": ["pattern", "burstSize", "threads"],
         "run": ["maxDispatches", "seconds"],
         "quick": ["entities", "sweep", "maxDispatches", "seconds"],
@@ -152,6 +155,16 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     }
 }
 
+/// The entities an `updateEntities` action draws its targets from.
+public enum EntityPool: String, Sendable, Codable, CaseIterable {
+    /// Every live entity.
+    case all
+    /// The entities some `entity` consumer selects: every action then
+    /// changes a watched row, whatever the number of screens (how
+    /// `screens-100-watched` and `screens-1000` compare like for like).
+    case watched
+}
+
 /// The entity field an `updateEntities` action writes, or a `sortEntities`
 /// action sorts by.
 public enum EntityField: String, CaseIterable, Sendable, Codable {
@@ -189,6 +202,8 @@ public struct ProfileSpec: Sendable, Codable {
         public var kind: ActionKind
         public var field: EntityField
         public var entities: Int
+        /// The entities an `updateEntities` action draws from.
+        public var among: EntityPool
         public var weight: Int
     }
 

@@ -63,5 +63,9 @@ public enum ProfileFixtures {
         Fixture(name: "weight-fraction", json: replacing("\"weight\": 1", "\"weight\": 0.5"), field: "actions[0].weight", mentions: "no fraction"),
         Fixture(name: "sweep-fraction", json: replacing("\"dispatch\"", "\"sweep\": [5, 7.5], \"dispatch\""), field: "sweep[1]", mentions: "found 7.5"),
         Fixture(name: "sweep-order", json: replacing("\"dispatch\"", "\"sweep\": [100, 10], \"dispatch\""), field: "sweep[1]", mentions: "increasing"),
+        Fixture(name: "bad-among", json: replacing(update, update + ", \"among\": \"seen\""), field: "actions[0].among", mentions: "\"watched\""),
+        Fixture(name: "among-on-remove", json: replacing(update, "\"kind\": \"removeEntities\", \"entities\": 1, \"among\": \"watched\""), field: "actions[0].among", mentions: "only updateEntities"),
+        Fixture(name: "watched-without-watchers", json: replacing(update, update + ", \"among\": \"watched\"").replacingOccurrences(of: "\"select\": \"entity\"", with: "\"select\": \"field\""), field: "actions[0].among", mentions: "0 entity consumers"),
+        Fixture(name: "watched-with-removals", json: replacing("\"weight\": 1}]", "\"weight\": 1, \"among\": \"watched\"}, {\"kind\": \"removeEntities\", \"entities\": 1, \"weight\": 1}]"), field: "actions[0].among", mentions: "removeEntities"),
     ]
 }

@@ -214,6 +214,17 @@ public enum ProfileLoader {
         for (i, a) in raw.actions.enumerated() {
             actions.append(try action(a, at: i, entities: entities, hasTree: hasTree, file: file))
         }
+        // Drawing among the watched entities needs some, and a list whose
+        // entities stay (a removed one would leave nothing watched to draw).
+        if let i = actions.firstIndex(where: { $0.among == .watched }) {
+            let watchers = consumers.filter { $0.select == .entity }.reduce(0) { $0 + $1.count }
+            guard watchers >= actions[i].entities else {
+                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "\"all\", or entity consumers for at least the \(actions[i].entities) entities each action changes", found: "\"watched\" with \(watchers) entity consumers")
+            }
+            if let s = actions.firstIndex(where: { $0.kind.isStructural }) {
+                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "\"all\" when an action changes which entities the list holds (actions[\(s)] is \(actions[s].kind.rawValue))", found: "\"watched\"")
+            }
+        }
 
         let pattern = try oneOf(raw.dispatch.pattern, DispatchPattern.self, file: file, field: "dispatch.pattern")
         var burstSize = 1, threads = 1
@@ -302,6 +313,13 @@ public enum ProfileLoader {
         } else if let n = a.entities {
             throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "no entity count for \(kind.rawValue)" + (kind == .sortEntities ? " (it sorts the whole list)" : ""), found: "\(n)")
         }
-        return ProfileSpec.Action(kind: kind, field: field, entities: count, weight: weight)
+        var among = EntityPool.all
+        if let rawAmong = a.among {
+            guard kind == .updateEntities else {
+                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "no entity pool for \(kind.rawValue) (only updateEntities takes one)", found: "\"\(rawAmong)\"")
+            }
+            among = try oneOf(rawAmong, EntityPool.self, file: file, field: "actions[\(i)].among")
+        }
+        return ProfileSpec.Action(kind: kind, field: field, entities: count, among: among, weight: weight)
     }
 }

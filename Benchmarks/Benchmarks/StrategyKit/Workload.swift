@@ -117,6 +117,10 @@ public struct Workload: Sendable {
             }
         }
         self.selections = selections
+        // The watched entities, for actions that draw among them.
+        var watchedSet = Set<Int>()
+        for case .entity(let id) in selections { watchedSet.insert(id) }
+        let watched = watchedSet.sorted()
 
         let totalWeight = profile.actions.reduce(0) { $0 + $1.weight }
         let count = warmup + maxDispatches
@@ -141,7 +145,19 @@ public struct Workload: Sendable {
             case .updateTreeLeaf:
                 actions.append(WorkloadAction(kind: .updateTreeLeaf(randomLeafPath()), title: ""))
             case .updateEntities:
-                let chosen = live.distinct(spec.entities, using: &rng)
+                let chosen: [Int]
+                switch spec.among {
+                case .all:
+                    chosen = live.distinct(spec.entities, using: &rng)
+                case .watched:
+                    // NB: the loader refuses removals beside `watched`, so
+                    // every watched entity stays live.
+                    var picked = Set<Int>()
+                    while picked.count < min(spec.entities, watched.count) {
+                        picked.insert(watched[Int.random(in: 0..<watched.count, using: &rng)])
+                    }
+                    chosen = picked.sorted()
+                }
                 actions.append(WorkloadAction(kind: .updateEntities(spec.field, chosen), title: title))
             case .insertEntities:
                 var placements: [WorkloadAction.Placement] = []

@@ -94,6 +94,27 @@ struct WorkloadTests {
         }
     }
 
+    @Test("Actions among the watched entities change only watched entities")
+    func watchedPool() throws {
+        let json = ProfileFixtures.valid
+            .replacingOccurrences(of: "\"entities\": 10,", with: "\"entities\": 1000,")
+            .replacingOccurrences(of: "\"weight\": 1}", with: "\"among\": \"watched\", \"weight\": 1}")
+        let spec = try ProfileLoader.parse(Data(json.utf8), file: "watched.json")
+        #expect(spec.actions[0].among == .watched)
+        let workload = Workload(profile: spec, entities: 1_000, maxDispatches: 500, seconds: 1, warmup: 0)
+        var watched = Set<Int>()
+        for case .entity(let id) in workload.selections { watched.insert(id) }
+        #expect(watched.count == 2)
+        var changed = Set<Int>()
+        for action in workload.actions {
+            guard case .updateEntities(_, let ids) = action.kind else { Issue.record("not an update"); continue }
+            changed.formUnion(ids)
+        }
+        #expect(changed == watched, "every action changes a watched entity, and both are drawn")
+        let all = try ProfileLoader.parse(Data(ProfileFixtures.valid.replacingOccurrences(of: "\"entities\": 10,", with: "\"entities\": 1000,").utf8), file: "all.json")
+        #expect(all.actions[0].among == .all)
+    }
+
     @Test("makeText gives exactly the requested length")
     func textLength() {
         for length in [0, 1, 15, 16, 64] {

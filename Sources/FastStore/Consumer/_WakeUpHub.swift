@@ -7,7 +7,10 @@ import Atomics
 /// One hub per store and notification thread (``_StoreHubTable/wakeUps``), which
 /// is the store's only subscriber for all the consumers connected through
 /// it (``StateConsumer/connect(to:on:)`` on versioned state). Each publish
-/// the hub looks up the drains' writes once, collects the consumers whose
+/// the hub takes the drain's writes (handed by the drain through the
+/// thread's context when it delivers on the draining thread, else read
+/// from the change log, as a main-queue delivery that coalesced several
+/// drains does), collects the consumers whose
 /// reads they affect with the trigger rule (``_ReaderIndex/collect(_:_:into:)``,
 /// the rule every consumer applies to its own selectors), and calls those
 /// only, handing them the writes. The others are not touched: a publish
@@ -370,10 +373,18 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         let newRoot = rootReader(state)
         let oldRoot = lastRoot
         lastRoot = newRoot
-        // NB: the change log is read with no hub lock held.
+        // NB: a delivery from the drain that made the step takes its writes
+        // as the drain hands them; a later one (the main queue, which
+        // coalesces) reads the change log, with no hub lock held.
         var journaled = false
         if oldRoot != newRoot {
-            journaled = _ChangeLog.shared.spans(from: oldRoot, to: newRoot, into: &spans)
+            if let drained = _TrackingContext._deliveredChanges(from: oldRoot, to: newRoot) {
+                spans._removeAllKeepingCapacity()
+                spans.append(drained)
+                journaled = true
+            } else {
+                journaled = _ChangeLog.shared.spans(from: oldRoot, to: newRoot, into: &spans)
+            }
         }
 
         lock.lock()

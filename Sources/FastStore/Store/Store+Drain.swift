@@ -136,11 +136,19 @@ extension Store {
             }
             if takeLater {
                 if !subscribers.isEmpty {
+                    // NB: the wake-up hubs among the subscribers take the
+                    // drain's writes from the context (see
+                    // `_TrackingContext._deliveredChanges`); `changes` holds
+                    // them until the outer value is back.
+                    let outerDelivering = context._delivering
+                    context._delivering = changes.map { Unmanaged.passUnretained($0) }
                     if _causeReceivers.load(ordering: .acquiring) != 0 {
                         _notifyWithCauses(subscribers, first: first)
                     } else {
                         _notify(subscribers, _owned.pointee.working)
                     }
+                    context._delivering = outerDelivering
+                    withExtendedLifetime(changes) {}
                 }
                 // NB: after the subscribers let go of what they kept of the
                 // replaced state.

@@ -54,6 +54,12 @@ internal final class _TrackingContext {
     /// between (see `_ObservationHub.access`).
     @exclusivity(unchecked) var observedPublication: _Publication?
     @exclusivity(unchecked) var observedGeneration: UInt64 = 0
+    /// The changes of the batch whose publish the store draining on this
+    /// thread is telling its subscribers about, unretained (the drain holds
+    /// them until it restores the outer value): how a wake-up hub subscribed
+    /// to that store gets the drain's writes without looking them up in the
+    /// change log (`_WakeUpHub.deliver`).
+    @exclusivity(unchecked) @usableFromInline var _delivering: Unmanaged<_DrainChanges>?
 
     @usableFromInline init() {}
 
@@ -120,6 +126,22 @@ internal final class _TrackingContext {
         return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
             guard let journal = context._journal else { return nil }
             return journal._withUnsafeGuaranteedRef(body)
+        }
+    }
+
+    /// The writes of the step from `old` to `new`, when the drain telling
+    /// this thread's subscribers about its publish made exactly that step
+    /// and its writes account for it (``_DrainChanges/isChained``): what
+    /// the change log would answer for it, without the lookup.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    static func _deliveredChanges(from old: _RootVersion, to new: _RootVersion) -> _DrainChanges? {
+        guard let raw = _raw else { return nil }
+        return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+            guard let changes = context._delivering?.takeUnretainedValue(),
+                  changes.isChained, changes.oldRoot == old, changes.newRoot == new, old != new else { return nil }
+            return changes
         }
     }
 

@@ -55,6 +55,28 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
         withExtendedLifetime(subscriptions) {}
     }
 
+    /// The hub takes a drain's writes from the drain itself, not from the
+    /// change log: a batch too large for the log (more writes than it
+    /// keeps) still wakes only the screen whose row it wrote.
+    @Test func aBatchTooLargeForTheChangeLogStillWakesOnlyItsScreens() {
+        let rows = 40_000
+        let store = makeRowStore(rows)
+        let screens = (0..<100).map { i in
+            let screen = StateConsumer<Versioned<HubRows>>()
+            screen.add({ $0.items[i].done }) { (_: Bool) in }
+            return screen
+        }
+        let subscriptions = screens.map { $0.connect(to: store) }
+        store.dispatch(.title("anchor"))
+        let before = screens.map { $0._statistics }
+        let toggles = [HubRowAction.toggle(50)] + (100..<rows).map { HubRowAction.toggle($0) }
+        store.dispatch(contentsOf: toggles)
+        let after = screens.map { $0._statistics }
+        #expect((0..<100).filter { before[$0] != after[$0] } == [50])
+        #expect(store.state.items[50].done && store.state.items[rows - 1].done)
+        withExtendedLifetime((screens, subscriptions)) {}
+    }
+
     @Test func cancellingOrReleasingDisconnects() {
         let store = makeRowStore(10)
         let consumer = StateConsumer<Versioned<HubRows>>()
