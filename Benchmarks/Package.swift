@@ -79,6 +79,21 @@ let runnerTargets: [Target] = [
         dependencies: ["StrategyKit"],
         path: "Benchmarks/Instructions"
     ),
+    // The Observation fixtures (1,000 tracked rows, one renamed per action),
+    // shared by the `ObservationBenchmarks` suite and `fsobservation`.
+    .target(
+        name: "ObservationFixtures",
+        dependencies: [.product(name: "FastStore", package: "FastStore")],
+        path: "Benchmarks/ObservationFixtures"
+    ),
+    // `fsobservation`: a fixed number of actions of one Observation
+    // fixture, for instruction counts under callgrind
+    // (`scripts/instructions.sh`, entries `observation:FIXTURE`).
+    .executableTarget(
+        name: "fsobservation",
+        dependencies: ["ObservationFixtures"],
+        path: "Benchmarks/ObservationInstructions"
+    ),
     // Validation, workload and agreement tests of StrategyKit
     // (`swift test --filter StrategyKitTests` from Benchmarks/).
     .testTarget(
@@ -148,6 +163,7 @@ let suiteTargets: [Target] = [
     .executableTarget(
         name: "ObservationBenchmarks",
         dependencies: [
+            "ObservationFixtures",
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
         ],

@@ -9,6 +9,9 @@
 # many-screens, screens-100 and screens-1000 at their profile sizes, with the
 # faststore strategy (one StateConsumer per screen; faststore-shared puts
 # every screen in one). A PROFILE may end in @STRATEGY (screens-100@faststore-shared).
+# observation:FIXTURE counts instructions per action of an Observation
+# fixture instead (`fsobservation`: perNode, dispatchOnly, classes,
+# classesBehindAStore; the ObservationBenchmarks suite's fixtures).
 # For each, runs `fsinstructions` under callgrind with D and 2D dispatches
 # and prints (I(2D) - I(D)) / D: set-up and warm-up cancel out. Needs
 # valgrind (installed through apt when missing) and builds fsinstructions
@@ -17,10 +20,10 @@
 # --check runs the entries of a thresholds file (default
 # Benchmarks/Thresholds/instructions.json: profile, entities, a strategy,
 # faststore when absent, and either max, or maxRatio with relativeTo, another
-# entry's {profile, entities, strategy}: this count over that one) with
-# 1,000 dispatches, and exits 1 when any count exceeds its max: a
-# regression gate that machine load cannot move (CI runs it; about two
-# minutes).
+# entry's {profile, entities, strategy}: this count over that one; an
+# entry may name {observation: FIXTURE} instead) with 1,000 dispatches (or
+# actions), and exits 1 when any count exceeds its max: a regression gate
+# that machine load cannot move (CI runs it; a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 strategy=faststore
@@ -32,7 +35,7 @@ while [ $# -gt 0 ]; do
         --check)
             if [ $# -ge 2 ] && [[ "$2" != -* ]]; then check=$2; shift 2; else check=Benchmarks/Thresholds/instructions.json; shift; fi
             [ -f "$check" ] || { echo "instructions.sh: no thresholds file $check" >&2; exit 2; } ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) specs+=("$1"); shift ;;
     esac
 done
@@ -45,6 +48,10 @@ if [ -n "$check" ]; then
 import json, sys
 path = sys.argv[1]
 def key(e, where):
+    if "observation" in e:
+        if not isinstance(e["observation"], str) or set(e) & {"profile", "entities", "strategy"}:
+            sys.exit(f"instructions.sh: {path}: {where}.observation: expected a fixture name, and no profile, entities or strategy")
+        return f"observation:{e['observation']}"
     for field, kind in (("profile", str), ("entities", int), ("strategy", str)):
         if field == "strategy" and field not in e: continue
         if not isinstance(e.get(field), kind) or isinstance(e.get(field), bool):
@@ -107,9 +114,13 @@ trap 'rm -rf "$work"' EXIT
 # corrupted debuginfo"); a copy without it runs fine.
 bin=$work/fsinstructions
 objcopy --strip-debug Benchmarks/.build/release/fsinstructions "$bin"
+if [[ " ${specs[*]} " == *" observation:"* ]]; then
+    FSBENCH_ONLY=1 swift build -c release --package-path Benchmarks --product fsobservation >/dev/null
+    objcopy --strip-debug Benchmarks/.build/release/fsobservation "$work/fsobservation"
+fi
 
-count() { # count PROFILE ENTITIES DISPATCHES STRATEGY -> total instructions
-    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$bin" "$1" "$2" "$3" "$4" >/dev/null 2>"$work/err" \
+count() { # count PROGRAM ARGS... -> total instructions
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$@" >/dev/null 2>"$work/err" \
         || { cat "$work/err" >&2; exit 1; }
     grep -E '^(summary|totals):' "$work/out" | head -1 | awk '{print $2}'
 }
@@ -118,6 +129,22 @@ printf '%-14s %10s %16s %16s%s\n' profile entities strategy "instr/dispatch" "${
 failed=0
 declare -A counted=()   # key -> instructions per dispatch
 for key in "${specs[@]}"; do
+    if [[ "$key" == observation:* ]]; then
+        # An Observation fixture (fsobservation): instructions per action.
+        fixture=${key#observation:}
+        one=$(count "$work/fsobservation" "$fixture" "$D")
+        two=$(count "$work/fsobservation" "$fixture" $((2 * D)))
+        per=$(( (two - one) / D ))
+        counted[$key]=$per
+        if [ -n "$check" ] && [ -n "${limits[$key]:-}" ]; then
+            max=${limits[$key]}
+            verdict=ok; [ "$per" -le "$max" ] || { verdict="OVER by $(( (per - max) * 100 / max ))%"; failed=1; }
+            printf '%-14s %10s %16s %16s %8s  %s\n' observation - "$fixture" "$per" "$max" "$verdict"
+        else
+            printf '%-14s %10s %16s %16s\n' observation - "$fixture" "$per"
+        fi
+        continue
+    fi
     spec=${key%@*}
     run_strategy=$strategy
     [[ "$key" != *@* ]] || run_strategy=${key##*@}
@@ -129,8 +156,8 @@ for key in "${specs[@]}"; do
     else
         entities=${spec#*:}
     fi
-    one=$(count "$file" "$entities" "$D" "$run_strategy")
-    two=$(count "$file" "$entities" $((2 * D)) "$run_strategy")
+    one=$(count "$bin" "$file" "$entities" "$D" "$run_strategy")
+    two=$(count "$bin" "$file" "$entities" $((2 * D)) "$run_strategy")
     per=$(( (two - one) / D ))
     counted[$key]=$per
     if [ -n "$check" ] && [ -n "${limits[$key]:-}" ]; then

@@ -27,12 +27,22 @@ extension _IdentifiedEntry: Hashable where Element: Hashable {
 }
 
 extension _ListNode {
+    /// The `k`th child of this branch, unretained: the walks below hold the
+    /// root, which holds every node they visit, so they read the tree with
+    /// no reference counting.
+    @inlinable @inline(__always)
+    func _unretainedChild(_ k: Int) -> Unmanaged<_ListNode> {
+        UnsafeMutableRawPointer(_childrenPointer).assumingMemoryBound(to: Unmanaged<_ListNode>.self)[k]
+    }
+
     /// The label of this subtree's first entry.
     @inlinable
     func firstLabel<E>() -> UInt64 where Element == _IdentifiedEntry<E> {
-        var node = self
-        while node.height > 0 { node = node.children[0] }
-        return node.elements[0].label
+        var node = Unmanaged.passUnretained(self)
+        while node._withUnsafeGuaranteedRef({ $0.height > 0 }) {
+            node = node._withUnsafeGuaranteedRef { $0._unretainedChild(0) }
+        }
+        return node._withUnsafeGuaranteedRef { $0.elements[0].label }
     }
 
     /// The position of the entry labelled `label`, if any.
@@ -42,23 +52,34 @@ extension _ListNode {
     @inlinable
     func position<E>(ofLabel label: UInt64) -> Int? where Element == _IdentifiedEntry<E> {
         guard count > 0 else { return nil }
-        var node = self
-        var offset = 0
-        while node.height > 0 {
-            var lo = 0, hi = node.children.count - 1
-            while lo < hi {
-                let mid = (lo + hi + 1) / 2
-                if node.children[mid].firstLabel() <= label { lo = mid } else { hi = mid - 1 }
+        // NB: `self` (the root, held by the caller) keeps the whole walk
+        // alive: the nodes are read unretained.
+        return withExtendedLifetime(self) {
+            var node = Unmanaged.passUnretained(self)
+            var offset = 0
+            while node._withUnsafeGuaranteedRef({ $0.height > 0 }) {
+                node = node._withUnsafeGuaranteedRef { branch in
+                    var lo = 0, hi = branch.width - 1
+                    while lo < hi {
+                        let mid = (lo + hi + 1) / 2
+                        let first = branch._unretainedChild(mid)._withUnsafeGuaranteedRef { $0.firstLabel() }
+                        if first <= label { lo = mid } else { hi = mid - 1 }
+                    }
+                    let counts = branch.counts
+                    for k in 0 ..< lo { offset += counts[k] }
+                    return branch._unretainedChild(lo)
+                }
             }
-            for k in 0 ..< lo { offset += node.counts[k] }
-            node = node.children[lo]
+            return node._withUnsafeGuaranteedRef { leaf -> Int? in
+                let elements = leaf.elements
+                var lo = 0, hi = elements.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if elements[mid].label < label { lo = mid + 1 } else { hi = mid }
+                }
+                guard lo < elements.count, elements[lo].label == label else { return nil }
+                return offset + lo
+            }
         }
-        var lo = 0, hi = node.elements.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if node.elements[mid].label < label { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < node.elements.count, node.elements[lo].label == label else { return nil }
-        return offset + lo
     }
 }

@@ -4,7 +4,7 @@ import Atomics
 // per-node Observation counters the tests read.
 
 /// A store's published state at one generation, as the key of the
-/// trackings that read it (``_ObservationHub/_renotify(_:generation:)``).
+/// trackings that read it (``_ObservationHub/_renotify(_:onMain:attempt:)``).
 struct _SnapshotKey: Hashable, Sendable {
     /// The store's ``_Publication``.
     let publication: ObjectIdentifier
@@ -63,10 +63,15 @@ internal final class _Publication: @unchecked Sendable {
 /// Counters of the per-node Observation registrations, for tests.
 @_spi(Testing)
 public enum _ObservationStatistics {
-    /// The number of (node, read) registrations on `nodes` that some
-    /// Observation tracking or registrar still holds.
+    /// The number of (node, read) registrations on `nodes`, filed under
+    /// looks that some Observation tracking holds.
     public static func liveRegistrations(on nodes: Set<NodeID>) -> Int {
         _ObservationHub.shared._liveRegistrations(on: nodes)
+    }
+
+    /// The number of looks made (live or retired for reuse), process-wide.
+    public static var looksMade: Int {
+        _ObservationHub.shared.lock.withLock { _ObservationHub.shared.looks.count }
     }
 
     /// The number of asynchronous re-notifications of late reads not yet

@@ -121,15 +121,17 @@ extension Store {
             _lock.unlock()
             _ = consume replacedState
             if let changes {
-                // Versioned state: the observers of what the drain wrote,
-                // and the whole state's only when the writes do not account
-                // for the step (the root was replaced).
+                // Versioned state: the looks that read what the drain
+                // wrote, or every look of this store's state when the
+                // writes do not account for the step (the root was
+                // replaced).
                 let hub = _ObservationHub.shared
                 if hub.hasRegistrations {
-                    hub.publish(changes.writes, from: _publication, generation: generation)
-                }
-                if !changes.isChained {
-                    _notifyWholeStateObservers(&replaced)
+                    if changes.isChained {
+                        hub.publish(changes.writes)
+                    } else {
+                        hub.publishReplacement(from: _publication)
+                    }
                 }
             } else {
                 _notifyWholeStateObservers(&replaced)

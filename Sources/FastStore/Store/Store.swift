@@ -132,6 +132,22 @@ public final class Store<State, Action> {
     /// - Complexity: O(1): a lock and a copy of the state value (its buffers
     ///   are shared, not copied).
     public var state: State {
+        let context = _TrackingContext.current
+        guard context.drainingStore == nil else { return _publishedState }
+        if _rootVersion != nil {
+            // Versioned state: a look of its own (see `_ObservationHub`),
+            // which what this thread reads from the state next is filed
+            // under, checked against the generation read here.
+            _lock.lock()
+            let state = _guarded.pointee.state
+            let generation = _publication.generation.load(ordering: .relaxed)
+            _lock.unlock()
+            context.observesReads = true
+            context.observedPublication = _publication
+            context.observedGeneration = generation
+            _ObservationHub.shared.beginLook(context, _publication, generation: generation)
+            return state
+        }
         // NB: register, then flag, then read; a publish writes, then takes
         // the flag, then notifies. A read that gets an older state than a
         // publish's registered and flagged before that publish wrote, so the
@@ -141,12 +157,10 @@ public final class Store<State, Action> {
         if !_readSincePublish.load(ordering: .sequentiallyConsistent) {
             _readSincePublish.store(true, ordering: .sequentiallyConsistent)
         }
-        let context = _TrackingContext.current
-        guard context.drainingStore == nil else { return _publishedState }
         // The key of this generation's state, which the publish that
-        // replaces it fires (plain state, or a replaced root) and fires
-        // again, asynchronously, while a tracking that was not installed
-        // yet still holds it (see `_notifyWholeStateObservers`).
+        // replaces it fires, and fires again, asynchronously, while a
+        // tracking that was not installed yet still holds it (see
+        // `_notifyWholeStateObservers`).
         let onMain = _ObservationHub._isMainThread
         _lock.lock()
         let state = _guarded.pointee.state
@@ -155,14 +169,6 @@ public final class Store<State, Action> {
         _lock.unlock()
         let hub = _ObservationHub.shared
         hub.registrar.access(hub, keyPath: snapshotKeyPath)
-        if _rootVersion != nil {
-            // Versioned state: what this thread reads from it next registers
-            // per-node Observation accesses (see `_ObservationHub`), checked
-            // against the generation read here.
-            context.observesReads = true
-            context.observedPublication = _publication
-            context.observedGeneration = generation
-        }
         return state
     }
 

@@ -54,6 +54,11 @@ internal final class _TrackingContext {
     /// between (see `_ObservationHub.access`).
     @exclusivity(unchecked) var observedPublication: _Publication?
     @exclusivity(unchecked) var observedGeneration: UInt64 = 0
+    /// The look this thread's observed reads are filed under (see
+    /// `_Look`), at the use `lookEpoch` names. Guarded by the Observation
+    /// hub's lock.
+    @exclusivity(unchecked) var look: _Look?
+    @exclusivity(unchecked) var lookEpoch: UInt64 = 0
     /// The changes of the batch whose publish the store draining on this
     /// thread is telling its subscribers about, unretained (the drain holds
     /// them until it restores the outer value): how a wake-up hub subscribed

@@ -234,6 +234,64 @@ final class Trackers: @unchecked Sendable {
         #expect(live == 0)
     }
 
+    /// A value read from the store outside any tracking, and read again
+    /// inside a later one: the later tracking is told when what it read
+    /// changes (its reads are filed under the thread's look, which it
+    /// accesses).
+    @Test func aCapturedValueReadInALaterTrackingIsTold() {
+        let store = makeObservedStore(rows: 10)
+        let rows = store.state.rows
+        let fired = Locked(0)
+        withObservationTracking {
+            _ = rows[id: 3]?.title
+        } onChange: {
+            fired.withValue { $0 += 1 }
+        }
+        store.dispatch(.rename(4, "four"))
+        #expect(fired.withValue { $0 } == 0)
+        store.dispatch(.rename(3, "three"))
+        #expect(fired.withValue { $0 } == 1)
+    }
+
+    /// Two trackings on one thread, the second reading a value the first
+    /// read from the store: each is told when what it read changes.
+    @Test func twoTrackingsSharingAThreadAreEachTold() {
+        let store = makeObservedStore(rows: 10)
+        let fired = Locked([Int]())
+        var rows: IdentifiedList<ObservedRow>? = nil
+        withObservationTracking {
+            rows = store.state.rows
+            _ = rows?[id: 1]?.title
+        } onChange: {
+            fired.withValue { $0.append(1) }
+        }
+        withObservationTracking {
+            _ = rows?[id: 2]?.title
+        } onChange: {
+            fired.withValue { $0.append(2) }
+        }
+        store.dispatch(.rename(2, "two"))
+        #expect(fired.withValue { $0 }.contains(2))
+        store.dispatch(.rename(1, "one"))
+        #expect(fired.withValue { $0 }.contains(1))
+    }
+
+    /// Reads outside any tracking leave looks nobody observes: they are
+    /// reused, so their number stays bounded however many reads there are.
+    @Test func readsOutsideAnyTrackingReuseTheirLooks() {
+        let store = makeObservedStore(rows: 100)
+        for id in 0..<100 { _ = store.state.rows[id: id]?.title }
+        let made = _ObservationStatistics.looksMade
+        for round in 0..<50 {
+            for id in 0..<100 { _ = store.state.rows[id: (id + round) % 100]?.title }
+            store.dispatch(.rename(round % 100, "r\(round)"))
+        }
+        // NB: the count is process-wide (other suites run beside this one
+        // and make their own): without reuse, these 5,000 reads alone make
+        // a look each until a sweep (past 1,024 live looks) retires them.
+        #expect(_ObservationStatistics.looksMade <= made + 256, "5,000 untracked reads made \(_ObservationStatistics.looksMade - made) looks")
+    }
+
     @Test func readsInsideADrainDoNotRegister() {
         let store = makeObservedStore(rows: 10)
         _ = store.state  // this thread's reads are observed from now on

@@ -1,0 +1,43 @@
+// `fsobservation`: a deterministic driver for the instruction counts of the
+// Observation fixtures (ObservationFixtures.swift, the same as the
+// `ObservationBenchmarks` suite's).
+//
+// Builds one fixture (1,000 tracked rows), makes 200 warm-up actions, then
+// exactly ACTIONS actions (one row renamed, what was invalidated tracked
+// again), and prints the number of rows invalidated. Run it under
+// `valgrind --tool=callgrind` with ACTIONS and 2 × ACTIONS: the difference
+// of the two counts divided by ACTIONS is the instructions per action, with
+// set-up and warm-up cancelled out (`scripts/instructions.sh` does this for
+// the entries `observation:FIXTURE`).
+//
+//   fsobservation FIXTURE ACTIONS
+//
+// FIXTURE: perNode, dispatchOnly, classes or classesBehindAStore.
+import Foundation
+import ObservationFixtures
+
+let fixtures = ["perNode", "dispatchOnly", "classes", "classesBehindAStore"]
+let arguments = CommandLine.arguments
+guard arguments.count == 3, fixtures.contains(arguments[1]), let actions = Int(arguments[2]), actions > 0 else {
+    FileHandle.standardError.write(Data("usage: fsobservation FIXTURE ACTIONS (FIXTURE: \(fixtures.joined(separator: ", ")))\n".utf8))
+    exit(2)
+}
+let act: () -> Int
+switch arguments[1] {
+case "perNode":
+    let fixture = makePerNode()
+    act = { fixture.act() }
+case "dispatchOnly":
+    let fixture = makePerNode(tracked: false)
+    act = { fixture.act() }
+case "classes":
+    let fixture = ClassesFixture()
+    act = { fixture.act() }
+default:
+    let fixture = ClassesStoreFixture()
+    act = { fixture.act() }
+}
+for _ in 0..<200 { _ = act() }
+var invalidated = 0
+for _ in 0..<actions { invalidated += act() }
+print(invalidated)
