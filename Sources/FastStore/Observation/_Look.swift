@@ -1,3 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Observation
 
 /// One Observation subject per tracked read of a versioned store's `state`:
@@ -27,7 +34,10 @@ internal final class _Look: Observable, @unchecked Sendable {
     /// The look's slot in the hub (`_ObservationHub.looks`), and its key
     /// path's argument.
     let id: Int
-    let registrar = ObservationRegistrar()
+    /// Replaced, with the key path, when Observation lost a tracking's
+    /// observers on it (see `_ObservationHub._reusable`). Read under the
+    /// hub's lock, or from a copy taken under it.
+    @exclusivity(unchecked) var registrar = ObservationRegistrar()
     /// `\_Look[_look: id]`, this instance only (see the type's notes).
     @exclusivity(unchecked) var keyPath: KeyPath<_Look, Int>
     /// Stepped each time the look is reused: a re-notification or a
@@ -68,6 +78,12 @@ internal final class _Look: Observable, @unchecked Sendable {
         return true
     }
 
+    /// When the retired queue first found it still held (monotonic
+    /// nanoseconds; 0 until then): a retired look some tracking still holds
+    /// long after it was told was lost by Observation (see
+    /// `_ObservationHub._reusable`).
+    @exclusivity(unchecked) var retiredAt: UInt64 = 0
+
     /// Forgets every dependency, keeping a small buffer.
     func removeAllDependencies() {
         dependencies.removeAll(keepingCapacity: dependencies.count <= Self._dependencySetLimit)
@@ -77,4 +93,11 @@ internal final class _Look: Observable, @unchecked Sendable {
     /// The member a look stands for. Never read for its value: only its key
     /// path matters.
     subscript(_look id: Int) -> Int { id }
+}
+
+/// The monotonic clock, in nanoseconds.
+func _monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
 }

@@ -79,20 +79,21 @@ extension _ObservationHub {
 
     /// Calls `willSet` and `didSet` for the keys of `items`.
     func _fire(_ items: [_Renotification]) {
-        var looks: [(_Look, KeyPath<_Look, Int>)] = []
+        var looks: [(_Look, ObservationRegistrar, KeyPath<_Look, Int>)] = []
         var snapshots: [KeyPath<_ObservationHub, Int>] = []
         lock.lock()
         for item in items {
             switch item {
             case .look(let id, let epoch, _):
-                if self.looks[id].epoch == epoch { looks.append((self.looks[id], self.looks[id].keyPath)) }
+                let look = self.looks[id]
+                if look.epoch == epoch { looks.append((look, look.registrar, look.keyPath)) }
             case .snapshot(let token):
                 if let keyPath = replacedSnapshots[token] { snapshots.append(keyPath) }
             }
         }
         lock.unlock()
-        for (look, keyPath) in looks { look.registrar.willSet(look, keyPath: keyPath) }
-        for (look, keyPath) in looks { look.registrar.didSet(look, keyPath: keyPath) }
+        for (look, registrar, keyPath) in looks { registrar.willSet(look, keyPath: keyPath) }
+        for (look, registrar, keyPath) in looks { registrar.didSet(look, keyPath: keyPath) }
         for keyPath in snapshots { registrar.willSet(self, keyPath: keyPath) }
         for keyPath in snapshots { registrar.didSet(self, keyPath: keyPath) }
     }

@@ -44,6 +44,16 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// path, oldest first.
     @exclusivity(unchecked) var retired: [Int] = []
     @exclusivity(unchecked) var retiredStart = 0
+    /// The dependencies past which a look nobody observes is retired
+    /// before it files another (see `access`).
+    static var dormantDependencyLimit: Int { 4_096 }
+    /// The dependencies filed under live looks, and the number past which
+    /// the next filing first retires the dormant looks.
+    @exclusivity(unchecked) var filedCount = 0
+    @exclusivity(unchecked) var filedSweepThreshold = 1 << 16
+    /// How many retired looks were found lost by Observation and renewed
+    /// (see `_reusable`).
+    @exclusivity(unchecked) var lostLooks = 0
     /// A publish's affected look ids (scratch, kept between publishes).
     @exclusivity(unchecked) var collected: [Int] = []
     /// The number of live looks: a publish with none skips the lock.
@@ -85,19 +95,21 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
            isKnownUniquelyReferenced(&previous.keyPath) {
             _retire(previous)
         }
-        let look = _begin(ObjectIdentifier(publication), generation, onMain)
+        let look = _begin(publication, generation, onMain)
         context.look = look
         context.lookEpoch = look.epoch
+        let registrar = look.registrar
         let keyPath = look.keyPath
+        let epoch = look.epoch
         lock.unlock()
-        look.registrar.access(look, keyPath: keyPath)
+        registrar.access(look, keyPath: keyPath)
         // NB: after the look is live. A publish that replaced the root
         // after this thread's `state` read and told the store's looks
         // before this one was live has stepped the generation first: it is
         // seen here.
         if publication.generation.load(ordering: .sequentiallyConsistent) != generation {
             context.observedPublication = nil
-            _renotify([.look(id: look.id, epoch: look.epoch, always: true)], onMain: onMain)
+            _renotify([.look(id: look.id, epoch: epoch, always: true)], onMain: onMain)
         }
     }
 
@@ -111,40 +123,55 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         let dependency = _Dependency(node: node, kind: kind)
         lock.lock()
         let look: _Look
-        if let current = context.look, current.isLive, current.epoch == context.lookEpoch {
+        if let current = context.look, current.isLive, current.epoch == context.lookEpoch,
+           current.dependencies.count < Self.dormantDependencyLimit || !isKnownUniquelyReferenced(&current.keyPath) {
             look = current
         } else {
+            // NB: a look nobody observes yet that has filed many reads (a
+            // thread that read `state` once, then reads values no tracking
+            // watches) goes before this read is filed: no tracking holds
+            // it, and the one this read may be part of accesses the new
+            // look below.
+            if let current = context.look, current.isLive, current.epoch == context.lookEpoch { _retire(current) }
             // NB: no `state` read began it (the thread's look was told or
             // retired since): a look of its own, checked as the thread's.
-            look = _begin(context.observedPublication.map(ObjectIdentifier.init),
-                          context.observedGeneration, Self._isMainThread)
+            look = _begin(context.observedPublication, context.observedGeneration, Self._isMainThread)
             context.look = look
             context.lookEpoch = look.epoch
         }
         if look.insert(dependency) {
             index.insert(dependency, reader: look.id)
+            filedCount += 1
         }
+        let registrar = look.registrar
         let keyPath = look.keyPath
+        let onMain = look.onMain
+        let epoch = look.epoch
+        // NB: reads outside any tracking on a thread that once read a
+        // store's `state` are filed too: past twice the dependencies kept at
+        // the last sweep, the dormant looks go (the current one included,
+        // when nobody observes it: the thread's next read begins another).
+        if filedCount >= filedSweepThreshold { _retireDormant() }
         lock.unlock()
-        look.registrar.access(look, keyPath: keyPath)
+        registrar.access(look, keyPath: keyPath)
         // NB: after the filing. A publish that wrote after this thread's
         // `state` read and collected its looks before this filing has
         // stepped the generation first: it is seen here.
         if let observed = context.observedPublication,
            observed.generation.load(ordering: .sequentiallyConsistent) != context.observedGeneration {
             context.observedPublication = nil
-            _renotify([.look(id: look.id, epoch: look.epoch, always: true)], onMain: look.onMain)
+            _renotify([.look(id: look.id, epoch: epoch, always: true)], onMain: onMain)
         }
     }
 
     /// A live look: a retired one nobody holds, else a new one. Must hold
     /// the lock.
-    func _begin(_ publication: ObjectIdentifier?, _ generation: UInt64, _ onMain: Bool) -> _Look {
+    func _begin(_ publication: _Publication?, _ generation: UInt64, _ onMain: Bool) -> _Look {
         if liveCount >= sweepThreshold { _retireDormant() }
         let look = _reusable() ?? _make()
         look.epoch &+= 1
         look.isLive = true
-        look.publication = publication
+        look.publication = publication.map(ObjectIdentifier.init)
         look.generation = generation
         look.onMain = onMain
         liveCount += 1
@@ -161,13 +188,33 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// The oldest retired look whose key path nobody else holds, if one of
     /// the first two is. Must hold the lock.
     ///
+    /// A told look is let go by its trackings at once, or, by one that had
+    /// not installed its observers yet, within the re-notifications. One
+    /// still held a second after this queue first found it held was lost by
+    /// Observation: a
+    /// tracking told while it installs its observers on several subjects is
+    /// cancelled before it records them, and they stay registered. Such a
+    /// look gets a new registrar and key path (the old registrar goes,
+    /// with what it held) and is reused.
+    ///
     /// - Complexity: O(1) amortized.
     func _reusable() -> _Look? {
         var tries = 0
+        var now: UInt64 = 0
         while retiredStart < retired.count && tries < 2 {
             let look = looks[retired[retiredStart]]
             retiredStart += 1
             if isKnownUniquelyReferenced(&look.keyPath) {
+                _compactRetired()
+                return look
+            }
+            if now == 0 { now = _monotonicNanoseconds() }
+            if look.retiredAt == 0 {
+                look.retiredAt = now
+            } else if now &- look.retiredAt > 1_000_000_000 {
+                look.registrar = ObservationRegistrar()
+                look.keyPath = \_Look[_look: look.id]
+                lostLooks += 1
                 _compactRetired()
                 return look
             }
@@ -194,7 +241,9 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     func _retire(_ look: _Look) {
         guard look.isLive else { return }
         for dependency in look.dependencies { index.remove(dependency, reader: look.id) }
+        filedCount -= look.dependencies.count
         look.removeAllDependencies()
+        look.retiredAt = 0
         look.isLive = false
         liveCount -= 1
         registrationCount.store(liveCount, ordering: .relaxed)
@@ -210,6 +259,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
             _retire(look)
         }
         sweepThreshold = Swift.max(1_024, 2 * liveCount)
+        filedSweepThreshold = Swift.max(1 << 16, 2 * filedCount)
     }
 
     /// Whether the calling thread is the main thread (always `false` where
@@ -279,10 +329,12 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// checks the key path's references in place, under the lock only).
     struct _Told {
         let look: _Look
+        let registrar: ObservationRegistrar
         var keyPath: KeyPath<_Look, Int>?
         let epoch: UInt64
         init(_ look: _Look) {
             self.look = look
+            registrar = look.registrar
             keyPath = look.keyPath
             epoch = look.epoch
         }
@@ -294,8 +346,8 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// key paths go).
     func _tell(_ told: inout [_Told]) {
         guard !told.isEmpty else { return }
-        for item in told { item.look.registrar.willSet(item.look, keyPath: item.keyPath!) }
-        for item in told { item.look.registrar.didSet(item.look, keyPath: item.keyPath!) }
+        for item in told { item.registrar.willSet(item.look, keyPath: item.keyPath!) }
+        for item in told { item.registrar.didSet(item.look, keyPath: item.keyPath!) }
         // NB: this function's references go first, so that a key path only
         // its look holds is found so.
         for k in told.indices { told[k].keyPath = nil }

@@ -69,6 +69,11 @@ public enum _ObservationStatistics {
         _ObservationHub.shared._liveRegistrations(on: nodes)
     }
 
+    /// The number of dependencies filed under live looks, process-wide.
+    public static var filedDependencies: Int {
+        _ObservationHub.shared.lock.withLock { _ObservationHub.shared.filedCount }
+    }
+
     /// The number of looks made (live or retired for reuse), process-wide.
     public static var looksMade: Int {
         _ObservationHub.shared.lock.withLock { _ObservationHub.shared.looks.count }

@@ -292,6 +292,68 @@ final class Trackers: @unchecked Sendable {
         #expect(_ObservationStatistics.looksMade <= made + 256, "5,000 untracked reads made \(_ObservationStatistics.looksMade - made) looks")
     }
 
+    /// A known limit (docs/ARCHITECTURE.md, "Per-node Observation", "What
+    /// it cannot see"): a value taken from one `state` read and read after
+    /// a second one, with a publish from another thread between the two
+    /// reads that changed it. The read is filed under the second read's
+    /// look and checked against its generation, which already includes the
+    /// publish: the tracking is not told. Telling the first read's look
+    /// again whenever its store has published by the second read was tried:
+    /// it invalidates the last view evaluated before every publish once
+    /// more (a retracked row is that view for the next action), so every
+    /// action fired two rows.
+    @Test func aValueFromAnEarlierStateReadReadAfterALaterOneIsAKnownLimit() {
+        let store = makeObservedStore(rows: 10)
+        let fired = Locked(0)
+        let toWriter = DispatchSemaphore(value: 0), back = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            toWriter.wait()
+            store.dispatch(.rename(1, "new"))
+            back.signal()
+        }
+        writer.start()
+        var seen = ""
+        withObservationTracking {
+            let first = store.state
+            toWriter.signal()
+            back.wait()
+            _ = store.state.counter
+            seen = first.rows[id: 1]?.title ?? ""
+        } onChange: {
+            fired.withValue { $0 += 1 }
+        }
+        // NB: the notification is asynchronous (attempts 1 to 32 ms
+        // apart, on a global queue that other suites may keep busy): wait
+        // for it, bounded.
+        let deadline = DispatchTime.now().uptimeNanoseconds + 300_000_000
+        while fired.withValue({ $0 }) == 0 && DispatchTime.now().uptimeNanoseconds < deadline { usleep(500) }
+        #expect(seen == "row 1")
+        withKnownIssue("a value from an earlier state read, read after a later one, is checked against the later read") {
+            #expect(fired.withValue { $0 } >= 1, "the tracking read an old title and was never told")
+        }
+    }
+
+    /// A thread that read a store's `state` once files its later versioned
+    /// reads; reads of values no store writes do not pile up: past a
+    /// threshold the dormant looks go, with what they filed.
+    @Test func readsOfUnrelatedValuesAfterAStateReadStayBounded() {
+        let store = makeObservedStore(rows: 10)
+        let done = DispatchSemaphore(value: 0)
+        let peak = Locked(0)
+        let worker = Thread {
+            _ = store.state.counter
+            for i in 0..<200_000 {
+                let value = Versioned(ObservedRow(id: i, title: "x"))
+                _ = value.id
+                if i % 10_000 == 0 { peak.withValue { $0 = Swift.max($0, _ObservationStatistics.filedDependencies) } }
+            }
+            done.signal()
+        }
+        worker.start()
+        done.wait()
+        #expect(peak.withValue { $0 } <= 100_000, "\(peak.withValue { $0 }) dependencies filed at the peak")
+    }
+
     @Test func readsInsideADrainDoNotRegister() {
         let store = makeObservedStore(rows: 10)
         _ = store.state  // this thread's reads are observed from now on
