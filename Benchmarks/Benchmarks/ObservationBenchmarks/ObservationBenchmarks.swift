@@ -30,38 +30,22 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Observation.FastStore.perNode.rows1000") { benchmark in
         let fixture = Fixtures.shared.get("perNode") { makePerNode() }
-        var invalidated = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { invalidated += fixture.act() }
-        benchmark.stopMeasurement()
-        precondition(invalidated == benchmark.scaledIterations.count, "one row invalidated per action")
+        measureActions(benchmark, invalidatedPerAction: 1) { fixture.act() }
     }
 
     Benchmark("Observation.Classes.rows1000") { benchmark in
         let fixture = Fixtures.shared.get("classes") { ClassesFixture() }
-        var invalidated = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { invalidated += fixture.act() }
-        benchmark.stopMeasurement()
-        precondition(invalidated == benchmark.scaledIterations.count, "one row invalidated per action")
+        measureActions(benchmark, invalidatedPerAction: 1) { fixture.act() }
     }
 
     Benchmark("Observation.ClassesBehindAStore.rows1000") { benchmark in
         let fixture = Fixtures.shared.get("classesStore") { ClassesStoreFixture() }
-        var invalidated = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { invalidated += fixture.act() }
-        benchmark.stopMeasurement()
-        precondition(invalidated == benchmark.scaledIterations.count, "one row invalidated per action")
+        measureActions(benchmark, invalidatedPerAction: 1) { fixture.act() }
     }
 
     Benchmark("Observation.FastStore.dispatchOnly.rows1000") { benchmark in
         let fixture = Fixtures.shared.get("dispatchOnly") { makePerNode(tracked: false) }
-        var invalidated = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { invalidated += fixture.act() }
-        benchmark.stopMeasurement()
-        precondition(invalidated == 0, "nothing tracked")
+        measureActions(benchmark, invalidatedPerAction: 0) { fixture.act() }
     }
 
     Benchmark("Observation.FastStore.wholeState.rows1000",
@@ -69,10 +53,17 @@ let benchmarks: @Sendable () -> Void = {
                                    warmupIterations: 2, scalingFactor: .one,
                                    maxDuration: .seconds(1), maxIterations: 10_000)) { benchmark in
         let fixture = Fixtures.shared.get("wholeState", makeWholeState)
-        var invalidated = 0
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { invalidated += fixture.act() }
-        benchmark.stopMeasurement()
-        precondition(invalidated == rowCount * benchmark.scaledIterations.count, "every row invalidated per action")
+        measureActions(benchmark, invalidatedPerAction: rowCount) { fixture.act() }
     }
+}
+
+/// Runs `act` (one action) once per scaled iteration, measured, and checks
+/// that each action invalidated `perAction` rows.
+@inline(__always)
+func measureActions(_ benchmark: Benchmark, invalidatedPerAction perAction: Int, _ act: () -> Int) {
+    var invalidated = 0
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations { invalidated += act() }
+    benchmark.stopMeasurement()
+    precondition(invalidated == perAction * benchmark.scaledIterations.count, "\(perAction) rows invalidated per action")
 }
