@@ -288,8 +288,9 @@ final class Trackers: @unchecked Sendable {
         }
         // NB: the count is process-wide (other suites run beside this one
         // and make their own): without reuse, these 5,000 reads alone make
-        // a look each until a sweep (past 1,024 live looks) retires them.
-        #expect(_ObservationStatistics.looksMade <= made + 256, "5,000 untracked reads made \(_ObservationStatistics.looksMade - made) looks")
+        // a look each until a sweep (past 1,024 live looks) retires them:
+        // about 900 here (checked by disabling the reuse).
+        #expect(_ObservationStatistics.looksMade <= made + 600, "5,000 untracked reads made \(_ObservationStatistics.looksMade - made) looks")
     }
 
     /// A known limit (docs/ARCHITECTURE.md, "Per-node Observation", "What
