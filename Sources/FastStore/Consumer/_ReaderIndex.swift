@@ -49,8 +49,14 @@ internal struct _ReaderIndex {
                 ids.insert(sole)
                 ids.insert(id)
                 elements[key] = ids
-            } else if elements[key]?.insert(id) == nil {
+            } else if elements.isEmpty || elements[key] == nil {
+                // NB: read first, not `elements[key]?.insert(id)`: the
+                // optional-chained modify of a missing key allocated the
+                // dictionary's storage each time (3 allocations per
+                // element reader filed).
                 soleElementReaders[key] = id
+            } else {
+                elements[key]!.insert(id)
             }
         }
 
