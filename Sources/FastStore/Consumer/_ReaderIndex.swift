@@ -52,8 +52,7 @@ internal struct _ReaderIndex {
             } else if elements.isEmpty || elements[key] == nil {
                 // NB: read first, not `elements[key]?.insert(id)`: the
                 // optional-chained modify of a missing key allocated the
-                // dictionary's storage each time (3 allocations per
-                // element reader filed).
+                // dictionary's storage each time.
                 soleElementReaders[key] = id
             } else {
                 elements[key]!.insert(id)

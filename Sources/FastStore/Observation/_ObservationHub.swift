@@ -234,6 +234,13 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         }
     }
 
+    /// Retires `look`, adding it to `told` first when someone observes it
+    /// (a dormant look has nobody to tell). Must hold the lock.
+    func _retire(_ look: _Look, telling told: inout [_Told]) {
+        if !isKnownUniquelyReferenced(&look.keyPath) { told.append(_Told(look)) }
+        _retire(look)
+    }
+
     /// Takes `look`'s dependencies out of the index and queues it for
     /// reuse. Must hold the lock.
     ///
@@ -298,9 +305,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         var last = -1
         for id in collected where id != last {
             last = id
-            let look = looks[id]
-            if !isKnownUniquelyReferenced(&look.keyPath) { told.append(_Told(look)) }
-            _retire(look)
+            _retire(looks[id], telling: &told)
         }
         lock.unlock()
         _tell(&told)
@@ -318,8 +323,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         lock.lock()
         var told: [_Told] = []
         for look in looks where look.isLive && look.publication == store {
-            if !isKnownUniquelyReferenced(&look.keyPath) { told.append(_Told(look)) }
-            _retire(look)
+            _retire(look, telling: &told)
         }
         lock.unlock()
         _tell(&told)

@@ -1,0 +1,84 @@
+import Atomics
+
+// The wake-up hub's delivery of a publish: whom it wakes, and how.
+
+extension _WakeUpHub {
+    // MARK: Delivering
+
+    /// Tells the consumers whose reads the drains from the last delivered
+    /// state to `state` wrote (every consumer when the writes do not
+    /// account for the step).
+    ///
+    /// - Complexity: O(writes + woken consumers × their consume).
+    @inlinable
+    func deliver(_ state: Root) {
+        let newRoot = rootReader(state)
+        let oldRoot = lastRoot
+        lastRoot = newRoot
+        // NB: a delivery from the drain that made the step takes its writes
+        // as the drain hands them; a later one (the main queue, which
+        // coalesces) reads the change log, with no hub lock held.
+        var journaled = false
+        if oldRoot != newRoot {
+            if let drained = _TrackingContext._deliveredChanges(from: oldRoot, to: newRoot) {
+                spans._removeAllKeepingCapacity()
+                spans.append(drained)
+                journaled = true
+            } else {
+                journaled = _ChangeLog.shared.spans(from: oldRoot, to: newRoot, into: &spans)
+            }
+        }
+
+        lock.lock()
+        candidates._removeAllKeepingCapacity()
+        if oldRoot == newRoot {
+            if !always.isEmpty { for slot in always { candidates.append(slot) } }
+        } else if journaled {
+            for span in spans {
+                for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
+            }
+            if !always.isEmpty { for slot in always { candidates.append(slot) } }
+        } else {
+            for slot in entries.indices where entries[slot] != nil { candidates.append(slot) }
+        }
+        if candidates.count > 1 { candidates.sort() }
+        var previous = -1
+        var gone: [Int] = []
+        for slot in candidates where slot != previous {
+            previous = slot
+            guard let entry = entries[slot] else { continue }
+            if let consumer = entry.consumer {
+                plan.append(Wake(slot: slot, attachment: entry.attachment, consumer: consumer, wasUnsynced: entry.unsynced))
+            } else {
+                gone.append(slot)
+            }
+        }
+        // NB: the slots in `gone` stay valid until every one is dropped;
+        // renumbering comes after (the planned wakes carry their
+        // attachment, which `_settle` checks).
+        if !gone.isEmpty {
+            for slot in gone {
+                if let entry = entries[slot] {
+                    slots[entry.attachment] = nil
+                    _dropKeepingSlots(slot, entry)
+                }
+            }
+            _compactIfSparse()
+        }
+        lock.unlock()
+
+        let hub = ObjectIdentifier(self)
+        for wake in plan {
+            #if FASTSTORE_INTERNAL_CHECKS
+            if _wakeUpDropped() { continue }
+            #endif
+            let anchored = wake.consumer._consumeFromHub(
+                state, hub: hub, from: oldRoot, spans: journaled ? spans : nil)
+            if !anchored || wake.wasUnsynced { _settle(wake) }
+        }
+        // NB: the consumers are let go with no lock held (a consumer's
+        // last release runs its callbacks' captures' `deinit`s).
+        plan._removeAllKeepingCapacity()
+        spans._removeAllKeepingCapacity()
+    }
+}
