@@ -131,33 +131,29 @@ declare -A counted=()   # key -> instructions per dispatch
 for key in "${specs[@]}"; do
     if [[ "$key" == observation:* ]]; then
         # An Observation fixture (fsobservation): instructions per action.
-        fixture=${key#observation:}
-        one=$(count "$work/fsobservation" "$fixture" "$D")
-        two=$(count "$work/fsobservation" "$fixture" $((2 * D)))
-        per=$(( (two - one) / D ))
-        counted[$key]=$per
-        if [ -n "$check" ] && [ -n "${limits[$key]:-}" ]; then
-            max=${limits[$key]}
-            verdict=ok; [ "$per" -le "$max" ] || { verdict="OVER by $(( (per - max) * 100 / max ))%"; failed=1; }
-            printf '%-14s %10s %16s %16s %8s  %s\n' observation - "$fixture" "$per" "$max" "$verdict"
-        else
-            printf '%-14s %10s %16s %16s\n' observation - "$fixture" "$per"
-        fi
-        continue
-    fi
-    spec=${key%@*}
-    run_strategy=$strategy
-    [[ "$key" != *@* ]] || run_strategy=${key##*@}
-    name=${spec%%:*}
-    file=Profiles/$name.json
-    [ -f "$file" ] || { echo "instructions.sh: no profile $file" >&2; exit 2; }
-    if [ "$spec" = "$name" ]; then
-        entities=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['state']['entities'])" "$file")
+        name=observation entities=- run_strategy=${key#observation:}
+        run=("$work/fsobservation" "$run_strategy")
     else
-        entities=${spec#*:}
+        spec=${key%@*}
+        run_strategy=$strategy
+        [[ "$key" != *@* ]] || run_strategy=${key##*@}
+        name=${spec%%:*}
+        file=Profiles/$name.json
+        [ -f "$file" ] || { echo "instructions.sh: no profile $file" >&2; exit 2; }
+        if [ "$spec" = "$name" ]; then
+            entities=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['state']['entities'])" "$file")
+        else
+            entities=${spec#*:}
+        fi
+        run=("$bin" "$file" "$entities")
     fi
-    one=$(count "$bin" "$file" "$entities" "$D" "$run_strategy")
-    two=$(count "$bin" "$file" "$entities" $((2 * D)) "$run_strategy")
+    # NB: the count (dispatches or actions) goes after the profile or
+    # fixture, the strategy (profiles only) last.
+    if [ "$name" = observation ]; then
+        one=$(count "${run[@]}" "$D"); two=$(count "${run[@]}" $((2 * D)))
+    else
+        one=$(count "${run[@]}" "$D" "$run_strategy"); two=$(count "${run[@]}" $((2 * D)) "$run_strategy")
+    fi
     per=$(( (two - one) / D ))
     counted[$key]=$per
     if [ -n "$check" ] && [ -n "${limits[$key]:-}" ]; then
