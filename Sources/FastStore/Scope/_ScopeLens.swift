@@ -9,6 +9,11 @@ internal protocol _ScopeLens<State, Action>: Sendable {
 
     /// The scope's state in the root store's latest state.
     func read() -> State
+    /// The scope's state, read for an Observation tracking: of a versioned
+    /// root, through the root's ``Store/state`` (the thread's next reads are
+    /// filed under a look of the root store, checked against the generation
+    /// read; see `_ObservationHub`); else as ``read()``.
+    func readObserved() -> State
     /// Dispatches `action`, embedded, to the root store.
     func dispatch(_ action: Action)
     /// Calls `body` with the scope's new state whenever it changes.
@@ -39,7 +44,15 @@ internal struct _RootLens<Root, RootAction, State, Action>: _ScopeLens, @uncheck
         self.comparison = _scopeComparison(for: State.self)
     }
 
-    func read() -> State { get(store._unobservedState) }
+    func read() -> State { _TrackingContext._withReadsUnobserved { get(store._unobservedState) } }
+
+    func readObserved() -> State {
+        // NB: not the thread's look of whatever store it read last: the
+        // reads below and the caller's would be filed under it and checked
+        // against that store's generation (a dispatch to it would tell this
+        // tracking).
+        store._rootVersion != nil ? get(store.state) : read()
+    }
 
     func dispatch(_ action: Action) { store.dispatch(embed(action)) }
 
@@ -58,7 +71,7 @@ internal struct _RootLens<Root, RootAction, State, Action>: _ScopeLens, @uncheck
         let store = self.store
         delivery.setBaseline { [get] in
             let (root, generation) = store._stateAndGeneration
-            return (get(root), generation)
+            return _TrackingContext._withReadsUnobserved { (get(root), generation) }
         }
         // NB: the token holds the hub: the subscription lasts as long as the
         // token, not as long as the scope that made it.

@@ -150,6 +150,21 @@ internal final class _TrackingContext {
         }
     }
 
+    /// Calls `body` with the calling thread's versioned reads unobserved:
+    /// the library's own reads outside selectors and drains (a scope's
+    /// baseline, its value for a consumer), which no tracking asked for.
+    /// Filed under the thread's look, they would be checked against the
+    /// generation of whatever store the thread read last.
+    ///
+    /// - Complexity: O(1) besides `body`.
+    @inlinable
+    static func _withReadsUnobserved<R>(_ body: () -> R) -> R {
+        guard let context = ifPresent, context.observesReads else { return body() }
+        context.observesReads = false
+        defer { context.observesReads = true }
+        return body()
+    }
+
     /// The recycler installed on the calling thread, unretained, if any.
     @inlinable
     static var _recycler: Unmanaged<_NodeRecycler>? {

@@ -157,6 +157,33 @@ import Testing
         #expect(changes.value == 2)
     }
 
+    /// Regression (CI under ThreadSanitizer, where another suite's store had
+    /// been read on the same thread): the scope's versioned reads were filed
+    /// under the thread's look of that other store and checked against its
+    /// generation, so a dispatch to the other store told the scope's tracking.
+    @Test func aScopesTrackingIsNotToldByAnotherStoreReadEarlierOnItsThread() {
+        let other = makeScopeApp(rows: 10)
+        _ = other.state.counter                    // the thread's look is the other store's
+        other.dispatch(.increment)                 // ... whose generation moves on
+        let store = makeScopeApp(rows: 10)
+        let settings = store.scope(state: \.settings, action: ScopeAppAction.settings)
+        let changes = Shared(0)
+        withObservationTracking {
+            _ = settings.state.theme
+        } onChange: {
+            changes.mutate { $0 += 1 }
+        }
+        waitForRenotifications()
+        other.dispatch(.increment)
+        waitForRenotifications()
+        store.dispatch(.increment)
+        waitForRenotifications()
+        #expect(changes.value == 0)
+        settings.dispatch(.setTheme("dark"))
+        waitForRenotifications()
+        #expect(changes.value == 1)
+    }
+
     @Test func aConsumerConnectedToAScopeRunsWhenTheScopeChanges() {
         let store = makeScopeApp(rows: 10)
         let settings = store.scope(state: \.settings, action: ScopeAppAction.settings)
