@@ -6,7 +6,8 @@
 #                                        results.json and the SVG charts in
 #                                        bench-results/<date>-<time>/ (not committed)
 #   scripts/bench.sh --publish           the same, written over docs/benchmarks/RESULTS.md
-#                                        and its charts (the committed results)
+#                                        and its charts (the committed results),
+#                                        then the README's table (scripts/readme-results.py)
 #   scripts/bench.sh --quick             small sizes; bench-results/<date>-<time>-quick/
 #   scripts/bench.sh --profile todo      one shipped profile (repeatable)
 #   scripts/bench.sh --profile my.json   your own profile (see docs/benchmarks/README.md)
@@ -140,5 +141,9 @@ set +e
 Benchmarks/.build/release/fsbench "${args[@]}" --build-seconds "$build_seconds" --command "$command"
 status=$?
 set -e
+# The README's table is made from the published results.
+if [ "$status" = 0 ] && [[ " ${args[*]} " == *" --publish "* ]]; then
+    scripts/readme-results.py
+fi
 say "done in $(( $(date +%s) - started ))s (exit status $status)"
 exit $status

@@ -71,3 +71,41 @@ private func reducer(_ state: inout AppState, _ action: AppAction) {
         #expect(log == ["→ 2", "state: 2"])
     }
 }
+
+// README.md, "In 20 lines" (the SwiftUI view aside), line for line.
+private enum QuickStart {
+    struct Todo: Identifiable, Equatable { let id: Int; var title: String; var done = false }
+    struct AppState { var todos: IdentifiedList<Todo>; var filter = "all" }
+    enum AppAction { case toggle(Int), rename(Int, String) }
+
+    static func reducer(_ state: inout Versioned<AppState>, _ action: AppAction) {
+        switch action {                                       // plain reducer code
+        case .toggle(let id): state.todos[id: id]?.done.toggle()
+        case .rename(let id, let title): state.todos[id: id]?.title = title
+        }
+    }
+}
+
+@Suite struct ReadmeQuickStartTests {
+    @Test func aScreensConsumerRunsOnlyWhenItsRowChanges() {
+        typealias Todo = QuickStart.Todo
+        typealias AppState = QuickStart.AppState
+        let loaded = (0..<100).map { Todo(id: $0, title: "todo \($0)") }
+        var rendered: [Todo?] = []
+        let store = Store(state: Versioned(AppState(todos: IdentifiedList(loaded))), reducer: QuickStart.reducer)
+
+        let consumer = StateConsumer<Versioned<AppState>>()
+        consumer.add({ $0.todos[id: 42] }) { (new: Todo?) in rendered.append(new) }
+        let subscription = consumer.connect(to: store)
+        #expect(rendered.count == 1, "the current row, on connecting")
+        store.dispatch(.toggle(42))
+        #expect(rendered.last??.done == true)
+        store.dispatch(.rename(7, "another row"))
+        store.dispatch(.toggle(8))
+        #expect(rendered.count == 2, "other rows' changes do not run the screen")
+        store.dispatch(.rename(42, "renamed"))
+        #expect(rendered.last??.title == "renamed")
+        #expect(store.state.todos[id: 42]?.title == "renamed")
+        withExtendedLifetime(subscription) {}
+    }
+}
