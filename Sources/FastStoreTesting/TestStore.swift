@@ -26,7 +26,10 @@ import FastStore
 /// differ, each with both values (`state.rows[id: 42].title: "a" → "b"`,
 /// expected on the left), found by a structural walk that skips versioned
 /// subtrees the two states share. Failures go to Swift Testing when a Swift
-/// Testing test runs, else to XCTest.
+/// Testing test runs, else to XCTest. None is lost: a failure that no
+/// framework records (outside any test: a script, a tool, a child process;
+/// on Linux, XCTest records nothing outside a test case) is written to
+/// standard error with its place, and the process exits with a failure.
 ///
 /// ## Isolation
 /// `TestStore` is not bound to an actor: its synchronous methods (``send(_:assert:fileID:filePath:line:column:)``,

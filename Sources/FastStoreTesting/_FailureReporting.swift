@@ -49,13 +49,17 @@ internal final class _FailureCollector: @unchecked Sendable {
 }
 
 /// Reports a test store's failures to the test framework running the
-/// current test.
+/// current test, and never loses one: a failure no framework records fails
+/// the process.
 internal enum _FailureReporter {
     /// When set, failures go here instead of to a test framework.
     @TaskLocal static var collector: _FailureCollector?
 
     /// Reports one failure: to the collector when one is installed; inside a
-    /// Swift Testing test, as an issue; otherwise as an XCTest failure.
+    /// Swift Testing test, as an issue; else as an XCTest failure. When no
+    /// framework records it (no test is running: XCTest's `XCTFail` outside
+    /// a test case records nothing on Linux), it is written to standard
+    /// error and the process exits with a failure.
     static func report(_ message: String, at location: _SourceLocation) {
         if let collector {
             collector.append(message)
@@ -75,11 +79,63 @@ internal enum _FailureReporter {
             return
         }
         #endif
-        #if canImport(XCTest)
+        #if canImport(XCTest) && canImport(Darwin)
+        // NB: Apple's XCTest reports a failure made outside a test case
+        // itself.
         XCTFail(message, file: location.filePath, line: location.line)
         #else
-        // NB: no test framework to tell; a failure must not pass silently.
-        fatalError("FastStoreTesting: \(message)", file: location.filePath, line: location.line)
+        #if canImport(XCTest)
+        let witness = _XCTestFailureWitness.shared
+        let recordedBefore = witness.recorded
+        XCTFail(message, file: location.filePath, line: location.line)
+        if witness.recorded != recordedBefore { return }
+        #endif
+        failProcess(message, at: location)
         #endif
     }
+
+    /// Writes `message` to standard error, with where it was found, and
+    /// exits with a failure: no test framework recorded it.
+    static func failProcess(_ message: String, at location: _SourceLocation) -> Never {
+        let text = """
+            \(location.fileID):\(location.line): error: FastStoreTesting: \(message)
+            FastStoreTesting: no test framework recorded this failure (it was reported outside a Swift Testing test and an XCTest test case), so the process exits with a failure.
+
+            """
+        FileHandle.standardError.write(Data(text.utf8))
+        exit(EXIT_FAILURE)
+    }
 }
+
+#if canImport(XCTest) && !canImport(Darwin)
+/// Counts the failures XCTest records, to tell whether an `XCTFail` was
+/// recorded: swift-corelibs-xctest records one only while a test case
+/// runs, and says nothing otherwise.
+///
+/// NB: `@unchecked Sendable`: `count` is guarded by `lock`. Registered with
+/// XCTest's observation center at the first failure, before the `XCTFail`
+/// it checks.
+internal final class _XCTestFailureWitness: NSObject, XCTestObservation, @unchecked Sendable {
+    static let shared: _XCTestFailureWitness = {
+        let witness = _XCTestFailureWitness()
+        XCTestObservationCenter.shared.addTestObserver(witness)
+        return witness
+    }()
+
+    private let lock = NSLock()
+    private var count = 0
+
+    /// The failures XCTest has recorded since the witness was registered.
+    var recorded: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+
+    func testCase(_ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int) {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+}
+#endif
