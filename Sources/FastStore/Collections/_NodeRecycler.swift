@@ -12,7 +12,7 @@ internal protocol _RecyclableNode: AnyObject {
 
 /// Reuses the storage of the list nodes and `Versioned` boxes a store's
 /// drains replaced, so that the path copy of a write allocates nothing once
-/// warm (docs/ARCHITECTURE.md, "Recycled nodes").
+/// warm (docs/collections-engine.md, "Recycled nodes").
 ///
 /// Through the store, the published state shares every node with the
 /// working copy, so a drain's write copies the path it writes (the

@@ -28,7 +28,7 @@ import Atomics
 /// replacement) it runs every selector and compares with `==`, as
 /// ReSwiftConsumer does. A selector whose selection the tracking cannot see
 /// through (a class instance in it, a selection not equal to itself) is run
-/// at every consume. docs/ARCHITECTURE.md states the contract exactly.
+/// at every consume. docs/tracking.md states the contract exactly.
 ///
 /// ## Re-entrancy and threads
 /// A `consume(newState:)` that arrives while another is running — from a

@@ -1,6 +1,6 @@
 // How each versioned type diffs two of its versions for the history
 // (see `_TreeDiff.swift`): the kinds are those the journal uses for the
-// same changes (see "What is journaled" in docs/ARCHITECTURE.md).
+// same changes (see "What is journaled" in docs/tracking.md).
 
 extension Versioned: _VersionDiffable {
     /// Field by field (`_TreeDiff.diffValue`); a pass-through when only

@@ -23,8 +23,11 @@ public protocol StoreProtocol<State, Action>: AnyObject, Sendable {
     ///   drains (see ``Store/dispatch(_:)``).
     func dispatch(_ action: Action)
 
-    /// Calls `body` with the new state after every batch that changes it,
-    /// until the returned subscription is cancelled or released.
+    /// Calls `body` with the new state after batches of actions, until the
+    /// returned subscription is cancelled or released: a ``Store`` after
+    /// every batch, whether or not it changed the state; a ``ScopedStore``
+    /// after every batch that changed the scope's state. Neither calls it
+    /// with the current state on subscribing.
     ///
     /// - Complexity: O(1) to subscribe, plus O(subscribers) for a ``Store``.
     func subscribe(on thread: NotificationThread, _ body: @escaping (State) -> Void) -> StoreSubscription
@@ -37,6 +40,17 @@ public protocol StoreProtocol<State, Action>: AnyObject, Sendable {
         state toChildState: @escaping (State) -> ChildState,
         action fromChildAction: @escaping (ChildAction) -> Action
     ) -> ScopedStore<ChildState, ChildAction>
+}
+
+extension StoreProtocol {
+    /// Calls `body` with the new state after batches of actions, on the
+    /// thread that drains them (see ``subscribe(on:_:)``), as `Store` and
+    /// `ScopedStore` do by default.
+    ///
+    /// - Complexity: as ``subscribe(on:_:)``.
+    public func subscribe(_ body: @escaping (State) -> Void) -> StoreSubscription {
+        subscribe(on: .drainThread, body)
+    }
 }
 
 extension Store: StoreProtocol {}

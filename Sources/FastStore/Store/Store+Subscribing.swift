@@ -7,8 +7,11 @@ import Dispatch
 
 extension Store {
 
-    /// Calls `body` with the new state after every batch that changes it,
-    /// until the returned subscription is cancelled or released.
+    /// Calls `body` with the new state after every batch of actions, until
+    /// the returned subscription is cancelled or released. The store does
+    /// not compare states: a batch that changed nothing is delivered too
+    /// (compare in `body`, or use a ``StateConsumer`` or ``values(_:)``,
+    /// which run only on a change).
     ///
     /// The current state is not delivered on subscribing: read ``state``.
     ///

@@ -25,7 +25,7 @@
 ///   affects only readers of the whole node;
 /// - ``value`` reads or replaces the node as a whole.
 ///
-/// See docs/ARCHITECTURE.md, "The tracking contract", for what is recorded
+/// See docs/tracking.md, "The tracking contract", for what is recorded
 /// and journaled, and what the tracking cannot see.
 ///
 /// - Note: ``VersionedValue/nodeID`` and ``version`` are identity metadata.

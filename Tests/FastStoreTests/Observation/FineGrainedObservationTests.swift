@@ -190,7 +190,7 @@ final class Trackers: @unchecked Sendable {
         // values (another test on the same pool thread) checks the state's
         // generation again and, finding a newer one, tells the state's
         // trackings once more (an extra notification, never a missed one;
-        // docs/ARCHITECTURE.md, "Per-node Observation").
+        // docs/observation.md, "Per-node Observation").
         let made = Locked<Trackers?>(nil)
         let thread = Thread {
             made.withValue { $0 = Trackers([5: { _ = store.state.rows[id: 5]?.title }, 6: { _ = store.state.rows[id: 6]?.title }]) }
@@ -293,7 +293,7 @@ final class Trackers: @unchecked Sendable {
         #expect(_ObservationStatistics.looksMade <= made + 600, "5,000 untracked reads made \(_ObservationStatistics.looksMade - made) looks")
     }
 
-    /// A known limit (docs/ARCHITECTURE.md, "Per-node Observation", "What
+    /// A known limit (docs/observation.md, "Per-node Observation", "What
     /// it cannot see"): a value taken from one `state` read and read after
     /// a second one, with a publish from another thread between the two
     /// reads that changed it. The read is filed under the second read's
