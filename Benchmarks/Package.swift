@@ -63,21 +63,21 @@ let runnerTargets: [Target] = [
     .executableTarget(
         name: "fsbench",
         dependencies: ["BenchCLI", "StrategyKit", "CJemalloc"],
-        path: "Benchmarks/Runner"
+        path: "Benchmarks/fsbench"
     ),
     // `fsbench-lite`: fsbench's command line without the strategies, for
     // `--list` and `--validate` from a debug build of a few seconds.
     .executableTarget(
         name: "fsbench-lite",
         dependencies: ["BenchCLI"],
-        path: "Benchmarks/Lite"
+        path: "Benchmarks/fsbench-lite"
     ),
     // `fsinstructions`: a fixed number of dispatches of one profile, for
     // instruction counts under callgrind (`scripts/instructions.sh`).
     .executableTarget(
         name: "fsinstructions",
         dependencies: ["StrategyKit"],
-        path: "Benchmarks/Instructions"
+        path: "Benchmarks/fsinstructions"
     ),
     // The Observation fixtures (1,000 tracked rows, one renamed per action),
     // shared by the `ObservationBenchmarks` suite and `fsobservation`.
@@ -92,7 +92,7 @@ let runnerTargets: [Target] = [
     .executableTarget(
         name: "fsobservation",
         dependencies: ["ObservationFixtures"],
-        path: "Benchmarks/ObservationInstructions"
+        path: "Benchmarks/fsobservation"
     ),
     // Validation, workload and agreement tests of StrategyKit
     // (`swift test --filter StrategyKitTests` from Benchmarks/).
