@@ -43,7 +43,7 @@ extension TestStore {
 
     /// Waits up to `timeout` for an action to be received (middleware that
     /// dispatches from a `Task`), then receives it as
-    /// ``receive(_:assert:fileID:filePath:line:column:)`` does.
+    /// ``receive(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` does.
     ///
     /// Runs on the caller's actor (`isolation`), so a main-actor test and
     /// main-actor middleware tasks take turns while it waits.
@@ -65,7 +65,7 @@ extension TestStore {
     }
 
     /// Waits up to `timeout` for an action to be received, then receives it
-    /// as ``receive(_:assert:fileID:filePath:line:column:)-(Action->Bool,_,_,_,_,_)`` does.
+    /// as ``receive(_:assert:fileID:filePath:line:column:)-((Action)->Bool,_,_,_,_,_)`` does.
     public func receive(
         _ isMatching: (Action) -> Bool,
         timeout: Duration,

@@ -33,7 +33,7 @@ import FastStore
 ///
 /// ## Isolation
 /// `TestStore` is not bound to an actor: its synchronous methods (``send(_:assert:fileID:filePath:line:column:)``,
-/// the synchronous ``receive(_:assert:fileID:filePath:line:column:)``,
+/// the synchronous ``receive(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``,
 /// ``finish(fileID:filePath:line:column:)``) run on the caller's thread,
 /// with no `await`, from synchronous and asynchronous tests of either
 /// framework, on or off the main actor. FastStore's `Store` reduces a
@@ -62,6 +62,12 @@ public final class TestStore<State: Equatable, Action> {
     ///   - initialState: The initial state.
     ///   - reducer: Applies one action to the state, in place.
     ///   - middleware: Runs, in order, before the reducer for every action.
+    ///   - fileID: The file a failure found when the store is deallocated
+    ///     points at (default: the caller's).
+    ///   - filePath: The full path of that file (default: the caller's).
+    ///   - line: The line that failure points at (default: the caller's).
+    ///   - column: The column that failure points at (default: the
+    ///     caller's).
     public init(
         initialState: State,
         reducer: @escaping Reducer<State, Action>,
@@ -92,7 +98,7 @@ public final class TestStore<State: Equatable, Action> {
     /// without it the action must not change the state. The action's
     /// reductions are those made while the middleware chain handles it (none
     /// when middleware drops it); actions middleware dispatches are received
-    /// later (``receive(_:assert:fileID:filePath:line:column:)``).
+    /// later (``receive(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``).
     ///
     /// Fails when actions are still unreceived (they are then skipped), when
     /// the states differ (the message lists the differing paths), or when the
@@ -135,7 +141,7 @@ public final class TestStore<State: Equatable, Action> {
     ///
     /// Waits for the store to be idle first, not for work middleware started
     /// elsewhere (a `Task`): await the actions you expect with
-    /// ``receive(_:timeout:assert:isolation:fileID:filePath:line:column:)``.
+    /// ``receive(_:timeout:assert:isolation:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_,_)``.
     public func finish(
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,

@@ -3,8 +3,8 @@
 ///
 /// Copies share their nodes; a write copies only the nodes on its key's path
 /// (at most 13, about 3 for 1,000,000 keys) when another version holds them.
-/// Comparing two versions and ``difference(from:)`` skip the nodes they
-/// share.
+/// Comparing two versions and ``difference(from:)-84uh2`` skip the nodes
+/// they share.
 ///
 /// A dictionary has a stable ``nodeID`` and a ``version`` every write
 /// renews. For FastStore's consumers, reading a key records that key; count,

@@ -7,8 +7,8 @@
 /// (a consumer's old value, an undo history) never see later writes.
 ///
 /// Because versions share nodes, comparing two versions (`==`) and finding
-/// what changed between them (``difference(from:)``) skip every node they
-/// share: the cost follows the changes, not the length.
+/// what changed between them (``difference(from:)-5kdr5``) skip every node
+/// they share: the cost follows the changes, not the length.
 ///
 ///     var feed: VersionedList<Post> = ...
 ///     let before = feed

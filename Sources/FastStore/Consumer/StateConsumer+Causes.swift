@@ -22,7 +22,8 @@ extension StateConsumer {
     ///
     /// The actions come from consumes that carry them:
     /// ``connectChanges(to:on:)`` and ``consume(_:)``. A consume without them
-    /// (``consume(newState:)``, ``connect(to:on:)``, the first consume of a
+    /// (``consume(newState:)``,
+    /// ``connect(to:on:)-(Store<State,Action>,_)``, the first consume of a
     /// connection, an evaluation on `add` with ``consumeInstantly``) passes
     /// an empty array.
     ///
@@ -79,19 +80,20 @@ extension StateConsumer {
     }
 
     /// Feeds this consumer from `store` with each state's causes: as
-    /// ``connect(to:on:)``, and the callbacks that take actions (see
-    /// `add(_:_:)` with an `actions` parameter) get the actions reduced since
-    /// the previous consume: one batch's on the draining thread, every
-    /// coalesced batch's on ``NotificationThread/main``. The first consume,
-    /// of the current state, has none.
+    /// ``connect(to:on:)-(Store<State,Action>,_)``, and the callbacks that
+    /// take actions (see `add(_:_:)` with an `actions` parameter) get the
+    /// actions reduced since the previous consume: one batch's on the
+    /// draining thread, every coalesced batch's on
+    /// ``NotificationThread/main``. The first consume, of the current state,
+    /// has none.
     ///
     /// - Parameters:
     ///   - store: The store to consume.
     ///   - thread: Where the consumers are called (default: the draining
     ///     thread).
     /// - Returns: The store subscription. Keep it: releasing it disconnects.
-    /// - Complexity: as ``connect(to:on:)``; while connected, each batch
-    ///   copies its actions once (O(batch size)).
+    /// - Complexity: as ``connect(to:on:)-(Store<State,Action>,_)``; while
+    ///   connected, each batch copies its actions once (O(batch size)).
     @inlinable
     public func connectChanges<Action>(
         to store: Store<State, Action>,

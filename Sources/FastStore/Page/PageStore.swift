@@ -21,10 +21,11 @@ import Combine
 /// ```
 ///
 /// The page's ``store`` is an ordinary ``Store`` (scope it, subscribe to it,
-/// connect other consumers to it); ``consumer`` and ``consumer(of:on:)``
-/// are ``StateConsumer``s already connected to their stores, so on
-/// versioned state each dispatch runs only the consumers whose reads it
-/// wrote. They consume instantly (``StateConsumer/consumeInstantly``): a
+/// connect other consumers to it); ``consumer`` and
+/// ``consumer(of:on:)-(Store<AppState,AppAction>,_)`` (or its form for a
+/// ``ScopedStore``) are ``StateConsumer``s already connected to their
+/// stores, so on versioned state each dispatch runs only the consumers
+/// whose reads it wrote. They consume instantly (``StateConsumer/consumeInstantly``): a
 /// consumer added to them is called at once with the current state, so the
 /// screen renders what is there. ``unbindAll()`` removes every consumer and disconnects them; asking
 /// for a consumer again binds it again.
@@ -35,7 +36,8 @@ public final class PageStore<State, Action> {
     /// The page's own store: its state, reducer and middleware.
     public let store: Store<State, Action>
     /// Where the page's consumers and those asked for with
-    /// ``consumer(of:on:)`` without a thread are called.
+    /// ``consumer(of:on:)-(Store<AppState,AppAction>,_)`` without a thread
+    /// are called.
     public let thread: NotificationThread
     private let _pageConsumer = StateConsumer<State>()
     private let _lock = _Lock()

@@ -55,10 +55,10 @@ extension Reactor {
     /// That is exact for hooks made of `map`, `compactMap`, `filter` and
     /// `concat` of the stream they are given (the iterating task pulls the
     /// elements through them, with no task in between). With
-    /// ``ReactorStream/merge(_:)-swift.type.method`` or another sequence
-    /// that runs tasks of its own, an element may still be inside the hook
-    /// when `flush()` returns; elements a hook holds back (a delay) and the
-    /// streams it merges in are not waited for.
+    /// ``ReactorStream/merge(_:)-(ReactorStream<Element>...)`` or another
+    /// sequence that runs tasks of its own, an element may still be inside
+    /// the hook when `flush()` returns; elements a hook holds back (a delay)
+    /// and the streams it merges in are not waited for.
     ///
     /// - Complexity: O(1) when nothing is under way.
     public func flush() async {

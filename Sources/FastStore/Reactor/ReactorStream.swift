@@ -188,7 +188,8 @@ public struct ReactorStream<Element: Sendable>: AsyncSequence, Sendable {
         compactMap { isIncluded($0) ? $0 : nil }
     }
 
-    /// Emits elements into a stream made with ``init(_:)``.
+    /// Emits elements into a stream made with
+    /// ``init(_:)-((ReactorStream<Element>.Emitter)->Void)``.
     public struct Emitter: Sendable {
         let continuation: AsyncStream<Element>.Continuation
 

@@ -11,7 +11,7 @@ import FastStore
 /// `init(initialState:)`.
 public typealias StateConsumer<State> = FastStore.StateConsumer<State>
 
-/// FastStore's ``FastStore/ConsumerBag``: consumers of one ``StateConsumer``,
+/// FastStore's `FastStore.ConsumerBag`: consumers of one ``StateConsumer``,
 /// removed together.
 public typealias ConsumerBag<State> = FastStore.ConsumerBag<State>
 
@@ -43,9 +43,9 @@ extension FastStore.StateConsumer: Consumer {
         }
     }
 
-    /// Consumes `new` (ReSwiftConsumer's spelling of
-    /// ``FastStore/StateConsumer/consume(newState:)``). A `nil` state is
-    /// ignored: FastStore's consumers consume states, not their absence.
+    /// Consumes `new` (ReSwiftConsumer's spelling of `consume(newState:)`).
+    /// A `nil` state is ignored: FastStore's consumers consume states, not
+    /// their absence.
     ///
     /// - Complexity: as `consume(newState:)`.
     public func consume(new: State?) {

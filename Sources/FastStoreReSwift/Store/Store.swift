@@ -140,7 +140,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
     }
 
     /// The function `dispatch` calls: the middleware chain, ending in
-    /// ``_defaultDispatch(action:)``. Setting ``middleware`` rebuilds it.
+    /// `_defaultDispatch(action:)`. Setting ``middleware`` rebuilds it.
     public var dispatchFunction: DispatchFunction! {
         get { lock.withLock { _dispatchFunction } }
         set { lock.withLock { _dispatchFunction = newValue } }

@@ -1,5 +1,5 @@
 /// An object a ``Store`` can notify, whatever the state type (the store
-/// calls ``_newState(state:)``). Conform to ``StoreSubscriber`` instead.
+/// calls `_newState(state:)`). Conform to ``StoreSubscriber`` instead.
 public protocol AnyStoreSubscriber: AnyObject {
     // swiftlint:disable:next identifier_name
     func _newState(state: Any)
