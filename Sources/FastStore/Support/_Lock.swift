@@ -9,7 +9,8 @@ import Synchronization
 /// futex-based `Mutex` elsewhere.
 ///
 /// A lock is always unlocked by the thread that locked it (both primitives
-/// require it).
+/// require it). Package access: the package's other modules (the ReSwift
+/// facade) use this one lock, not one of their own.
 ///
 /// NB: on Linux, `pthread_mutex_t` cost about 55 instructions per
 /// uncontended lock and unlock (its type and elision checks), `Mutex` a
@@ -18,12 +19,12 @@ import Synchronization
 /// `os_unfair_lock`, in a manually allocated buffer so that its address is
 /// stable.
 @usableFromInline
-internal final class _Lock: @unchecked Sendable {
+package final class _Lock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline let _primitive: UnsafeMutablePointer<os_unfair_lock>
 
     @inlinable
-    internal init() {
+    package init() {
         _primitive = .allocate(capacity: 1)
         _primitive.initialize(to: os_unfair_lock())
     }
@@ -34,10 +35,10 @@ internal final class _Lock: @unchecked Sendable {
     }
 
     @inlinable @inline(__always)
-    internal func lock() { os_unfair_lock_lock(_primitive) }
+    package func lock() { os_unfair_lock_lock(_primitive) }
 
     @inlinable @inline(__always)
-    internal func unlock() { os_unfair_lock_unlock(_primitive) }
+    package func unlock() { os_unfair_lock_unlock(_primitive) }
     #else
     @usableFromInline let _mutex = Mutex(())
     /// Written (release) before each unlock and read (acquire) after each
@@ -52,23 +53,23 @@ internal final class _Lock: @unchecked Sendable {
     @usableFromInline let _edge = Atomic<Int>(0)
 
     @inlinable
-    internal init() {}
+    package init() {}
 
     @inlinable @inline(__always)
-    internal func lock() {
+    package func lock() {
         _mutex._unsafeLock()
         _ = _edge.load(ordering: .acquiring)
     }
 
     @inlinable @inline(__always)
-    internal func unlock() {
+    package func unlock() {
         _edge.store(0, ordering: .releasing)
         _mutex._unsafeUnlock()
     }
     #endif
 
     @inlinable @inline(__always)
-    internal func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         lock()
         defer { unlock() }
         return try body()

@@ -3,7 +3,7 @@ import FastStoreTestSupport
 import Testing
 
 /// A fold column's refresh stops when a child's new summary is `==` to the
-/// stored one (`_SummaryKernels.refresh`, Collections/_ListFoldColumn.swift),
+/// stored one (`_SummaryKernels.refresh`, Collections/Folds/_ListFoldColumn.swift),
 /// keeping the stored value. `==` is an equivalence, not identity (`String`
 /// compares canonical equivalence), so the column can keep a value that no
 /// child has any more: the fold then differs from `S.fold(Array(list))`.
