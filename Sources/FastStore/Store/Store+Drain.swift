@@ -11,11 +11,16 @@ extension Store {
     /// Reduces batches until the queue is empty. Runs on one thread at a
     /// time: the one whose `enqueue` returned `true`.
     ///
-    /// Per batch: reduce on the working copy (journaled when the state is
-    /// versioned), publish under the lock, notify subscribers, then take the
-    /// next batch or end the drain under the lock. With no subscribers the
-    /// publish, the take and the end share one critical section, so a lone
-    /// dispatch costs two lock round trips.
+    /// Per batch, in named phases: **reduce** on the working copy
+    /// (``_reducePhase(first:context:)``: journaled and **logged** in the
+    /// change log when the state is versioned), **publish** under the lock
+    /// (``_publishPhase()``), **tell Observation** (``_tellObservation(_:replaced:)``),
+    /// **notify** the subscribers (``_notifyPhase(_:changes:first:context:)``),
+    /// then take the next batch or end the drain under the lock (the queue's
+    /// state machine, `_DispatchQueueState`). A history move takes the place
+    /// of a batch's reduction (`Store+Replacement.swift`). With no
+    /// subscribers the publish, the take and the end share one critical
+    /// section, so a lone dispatch costs two lock round trips.
     ///
     /// - Parameter first: An action to reduce before anything queued (the
     ///   dispatching thread's own action, never queued). Consumed: the
@@ -47,8 +52,6 @@ extension Store {
         }
         while true {
             var changes: _DrainChanges? = nil
-            // NB: a history move (rare) takes the place of a batch; see
-            // `Store+Replacement.swift`.
             // NB: a nil check, no retain: the replacement is moved out and
             // finished by cold calls.
             let replacing = _owned.pointee.replacement != nil
@@ -65,108 +68,152 @@ extension Store {
                     continue
                 }
             } else {
-                // Reduce one batch on the working copy.
-                let oldRoot = _rootVersion?(_owned.pointee.working)
-                // NB: the recycler is installed for the reduction only, and
-                // settled before the drain could end (see `_NodeRecycler`).
-                let outerRecycler = context._recycler
-                context._recycler = Unmanaged.passUnretained(_recycler)
-                _recycler.begin()
-                if oldRoot != nil {
-                    _journal.reset()
-                    _journal.record { _reduceBatch(first: first) }
-                } else {
-                    _reduceBatch(first: first)
-                }
-                context._recycler = outerRecycler
-                // NB: the batch (with `first`) is set aside (a swap), not
-                // cleared, until the subscribers were told: receivers of causes
-                // read it.
-                _owned.pointee.setBatchAside()
-                if let oldRoot {
-                    // Consumers find the drain's writes by the root stamp it
-                    // produced, whichever way the state reaches them.
-                    let drained = _DrainChanges.make(
-                        journal: _journal, oldRoot: oldRoot, newRoot: _rootVersion!(_owned.pointee.working),
-                        reusing: &_owned.pointee.spareChanges)
-                    // NB: the log hands back a drain it dropped and nobody
-                    // holds: the next drain's changes and its writes' buffer.
-                    _owned.pointee.spareChanges = _ChangeLog.shared.publish(drained)
-                    changes = drained
-                }
+                changes = _reducePhase(first: first, context: context)
             }
-
-            // Publish it, notify, then take the next batch or finish.
-            // NB: Observation is told after the write (see `state` for why a
-            // notification before it could miss a read).
-            _willChange()
-            var finished: [CheckedContinuation<Void, Never>]? = nil
-            // NB: the replaced state is swapped out and released after the
-            // lock: its values' `deinit`s may call the store.
-            var replacedState = _owned.pointee.working
-            _lock.lock()
-            swap(&_guarded.pointee.state, &replacedState)
-            // NB: under the lock, with the state: a reader gets a state and
-            // its generation together.
-            let generation = _publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
-            var replaced = _publication.takeSnapshotKeyPath(generation &- 1)
-            let subscribers = _guarded.pointee.subscribers
-            // NB: the recycler is settled outside the lock (its emptied
-            // nodes' values run their `deinit`s, which may call the store)
-            // and before the drain can end (the drain owns it).
-            let takeLater = !subscribers.isEmpty || _recycler.hasKept
-            if !takeLater {
-                finished = _takeNextBatchOrFinish()
-            }
-            _lock.unlock()
-            _ = consume replacedState
-            if let changes {
-                // Versioned state: the looks that read what the drain
-                // wrote, or every look of this store's state when the
-                // writes do not account for the step (the root was
-                // replaced).
-                let hub = _ObservationHub.shared
-                if hub.hasRegistrations {
-                    if changes.isChained {
-                        hub.publish(changes.writes)
-                    } else {
-                        hub.publishReplacement(from: _publication)
-                    }
-                }
-            } else {
-                _notifyWholeStateObservers(&replaced)
-            }
-            if takeLater {
-                if !subscribers.isEmpty {
-                    // NB: the wake-up hubs among the subscribers take the
-                    // drain's writes from the context (see
-                    // `_TrackingContext._deliveredChanges`); `changes` holds
-                    // them until the outer value is back.
-                    let outerDelivering = context._delivering
-                    context._delivering = changes.map { Unmanaged.passUnretained($0) }
-                    if _causeReceivers.load(ordering: .acquiring) != 0 {
-                        _notifyWithCauses(subscribers, first: first)
-                    } else {
-                        _notify(subscribers, _owned.pointee.working)
-                    }
-                    context._delivering = outerDelivering
-                    withExtendedLifetime(changes) {}
-                }
-                // NB: after the subscribers let go of what they kept of the
-                // replaced state.
-                _recycler.settle()
-                _lock.lock()
-                finished = _takeNextBatchOrFinish()
-                _lock.unlock()
+            var published = _publishPhase()
+            _tellObservation(changes, replaced: &published.replaced)
+            if published.takeLater {
+                published.finished = _notifyPhase(published.subscribers, changes: changes, first: first, context: context)
             }
             if replacing { _finishReplacement() }
-            if let waiters = finished {
+            if let waiters = published.finished {
                 for waiter in waiters { waiter.resume() }
                 return
             }
             first = nil
             _owned.pointee.reducedBatch._removeAllKeepingCapacity()
         }
+    }
+
+    /// Reduce (and log): reduces one batch on the working copy, with the
+    /// store's recycler installed; on versioned state under the write
+    /// journal, its changes logged in the change log, where consumers find
+    /// a drain's writes by the root stamp it produced, whichever way the
+    /// state reaches them. Returns those changes (`nil` on plain state).
+    @inlinable @inline(__always)
+    func _reducePhase(first: Action?, context: _TrackingContext) -> _DrainChanges? {
+        // NB: the recycler is installed for the reduction only, and settled
+        // before the drain could end (see `_NodeRecycler`).
+        let outerRecycler = context._recycler
+        context._recycler = Unmanaged.passUnretained(_recycler)
+        _recycler.begin()
+        let changes = _journal.recordStep(
+            oldRoot: _rootVersion?(_owned.pointee.working),
+            newRoot: { _rootVersion!(_owned.pointee.working) },
+            reusing: &_owned.pointee.spareChanges
+        ) { _reduceBatch(first: first) }
+        context._recycler = outerRecycler
+        // NB: the batch (with `first`) is set aside (a swap), not cleared,
+        // until the subscribers were told: receivers of causes read it.
+        _owned.pointee.setBatchAside()
+        return changes
+    }
+
+    /// What the publish phase hands on: the subscribers to notify, the
+    /// replaced state's Observation key, and whether the drain ended.
+    @usableFromInline
+    struct _Published {
+        @usableFromInline var subscribers: [_Subscriber<State>]
+        @usableFromInline var replaced: _Publication.Snapshot?
+        /// Whether the next batch is taken after the notification (there
+        /// are subscribers, or the recycler kept nodes to settle).
+        @usableFromInline var takeLater: Bool
+        /// The waiters to resume when the drain ended here.
+        @usableFromInline var finished: [CheckedContinuation<Void, Never>]?
+
+        @inlinable
+        init(subscribers: [_Subscriber<State>], replaced: _Publication.Snapshot?, takeLater: Bool,
+             finished: [CheckedContinuation<Void, Never>]?) {
+            self.subscribers = subscribers
+            self.replaced = replaced
+            self.takeLater = takeLater
+            self.finished = finished
+        }
+    }
+
+    /// Publish: the working copy becomes the published state, under the
+    /// lock, with the next generation and a snapshot of the subscribers;
+    /// with nobody to notify and nothing to settle, the next batch is taken
+    /// (or the drain ended) in the same critical section.
+    @inlinable @inline(__always)
+    func _publishPhase() -> _Published {
+        // NB: Observation is told after the write (see `state` for why a
+        // notification before it could miss a read).
+        _willChange()
+        var finished: [CheckedContinuation<Void, Never>]? = nil
+        // NB: the replaced state is swapped out and released after the
+        // lock: its values' `deinit`s may call the store.
+        var replacedState = _owned.pointee.working
+        _lock.lock()
+        swap(&_guarded.pointee.state, &replacedState)
+        // NB: under the lock, with the state: a reader gets a state and its
+        // generation together.
+        let generation = _publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
+        let replaced = _publication.takeSnapshotKeyPath(generation &- 1)
+        let subscribers = _guarded.pointee.subscribers
+        // NB: the recycler is settled outside the lock (its emptied nodes'
+        // values run their `deinit`s, which may call the store) and before
+        // the drain can end (the drain owns it).
+        let takeLater = !subscribers.isEmpty || _recycler.hasKept
+        if !takeLater {
+            finished = _takeNextBatchOrFinish()
+        }
+        _lock.unlock()
+        _ = consume replacedState
+        return _Published(subscribers: subscribers, replaced: replaced, takeLater: takeLater, finished: finished)
+    }
+
+    /// Tell Observation: on versioned state, the looks that read what the
+    /// drain wrote, or every look of this store's state when the writes do
+    /// not account for the step (the root was replaced); on plain state,
+    /// the observers of the whole state.
+    @inlinable @inline(__always)
+    func _tellObservation(_ changes: _DrainChanges?, replaced: inout _Publication.Snapshot?) {
+        if let changes {
+            let hub = _ObservationHub.shared
+            if hub.hasRegistrations {
+                if changes.isChained {
+                    hub.publish(changes.writes)
+                } else {
+                    hub.publishReplacement(from: _publication)
+                }
+            }
+        } else {
+            _notifyWholeStateObservers(&replaced)
+        }
+    }
+
+    /// Notify: the subscribers, in order (with the batch's actions when
+    /// some receive causes); then settles the recycler and takes the next
+    /// batch or ends the drain. Returns the waiters to resume when it
+    /// ended.
+    @inlinable @inline(__always)
+    func _notifyPhase(
+        _ subscribers: [_Subscriber<State>], changes: _DrainChanges?, first: Action?,
+        context: _TrackingContext
+    ) -> [CheckedContinuation<Void, Never>]? {
+        if !subscribers.isEmpty {
+            // NB: the wake-up hubs among the subscribers take the drain's
+            // writes from the context (see
+            // `_TrackingContext._deliveredChanges`); `changes` holds them
+            // until the outer value is back.
+            let outerDelivering = context._delivering
+            context._delivering = changes.map { Unmanaged.passUnretained($0) }
+            if _causeReceivers.load(ordering: .acquiring) != 0 {
+                _notifyWithCauses(subscribers, first: first)
+            } else {
+                _notify(subscribers, _owned.pointee.working)
+            }
+            context._delivering = outerDelivering
+            withExtendedLifetime(changes) {}
+        }
+        // NB: after the subscribers let go of what they kept of the
+        // replaced state.
+        _recycler.settle()
+        _lock.lock()
+        let finished = _takeNextBatchOrFinish()
+        _lock.unlock()
+        return finished
     }
 
     /// Tells the observers of the whole `state` (see `state` for the order),

@@ -25,14 +25,7 @@ public enum _DrainSimulator {
         _ mutate: (inout State) throws -> Void,
         notify: (State) throws -> Void
     ) rethrows {
-        let rootReader = _RootVersion.reader(for: State.self)
-        let oldRoot = rootReader?(state)
-        let journal = _WriteJournal()
-        try journal.record { try mutate(&state) }
-        if let rootReader, let oldRoot {
-            _ChangeLog.shared.publish(_DrainChanges(journal: journal, oldRoot: oldRoot, newRoot: rootReader(state)))
-        }
-        try notify(state)
+        try _SimulatedDrains<State>().drain(&state, mutate, notify: notify)
     }
 }
 
@@ -42,6 +35,8 @@ public enum _DrainSimulator {
 public final class _SimulatedDrains<State> {
     @usableFromInline let rootReader: ((State) -> _RootVersion)?
     @usableFromInline let journal = _WriteJournal()
+    /// A drain the change log handed back, for the next one.
+    @usableFromInline var spare: _DrainChanges?
 
     public init() {
         rootReader = _RootVersion.reader(for: State.self)
@@ -50,12 +45,9 @@ public final class _SimulatedDrains<State> {
     /// As ``_DrainSimulator/drain(_:_:notify:)``.
     @inlinable
     public func drain(_ state: inout State, _ mutate: (inout State) throws -> Void, notify: (State) throws -> Void) rethrows {
-        let oldRoot = rootReader?(state)
-        journal.reset()
-        try journal.record { try mutate(&state) }
-        if let rootReader, let oldRoot {
-            _ChangeLog.shared.publish(_DrainChanges(journal: journal, oldRoot: oldRoot, newRoot: rootReader(state)))
-        }
+        _ = try journal.recordStep(
+            oldRoot: rootReader?(state), newRoot: { rootReader!(state) }, reusing: &spare
+        ) { try mutate(&state) }
         try notify(state)
     }
 }
