@@ -77,8 +77,8 @@ def read_results():
 def table():
     date, command, machine, cells = read_results()
     out = [
-        f"Median time per dispatch (mean in brackets), one item changed per action, "
-        f"from `{command}` on {date[:10]} ({machine}); bold is the lowest median. "
+        f"Median time per dispatch (mean in brackets), one action per dispatch as each profile "
+        f"says (`Profiles/`), from `{command}` on {date[:10]} ({machine}); bold is the lowest median. "
         f"Every strategy, size and figure: [RESULTS.md](docs/benchmarks/RESULTS.md).",
         "",
         "| workload | " + " | ".join(h for _, h in COLUMNS) + " |",

@@ -86,7 +86,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// - Complexity: O(1) amortized: a lock and a reused look (a new one,
     ///   four allocations, when none is free).
     @usableFromInline
-    func beginLook(_ context: _TrackingContext, _ publication: _Publication, generation: UInt64) {
+    func beginLook(_ context: _ObservedThread, _ publication: _Publication, generation: UInt64) {
         let onMain = Self._isMainThread
         lock.lock()
         // NB: the thread's previous look, if nobody observes it, is the
@@ -119,7 +119,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// - Complexity: O(1) amortized: a lock, a set insertion and, the first
     ///   time the look reads the dependency, an index insertion.
     @usableFromInline
-    func access(_ node: NodeID, _ kind: _ReadKind, _ context: _TrackingContext) {
+    func access(_ node: NodeID, _ kind: _ReadKind, _ context: _ObservedThread) {
         let dependency = _Dependency(node: node, kind: kind)
         lock.lock()
         let look: _Look

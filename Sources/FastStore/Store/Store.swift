@@ -143,9 +143,10 @@ public final class Store<State, Action> {
             let generation = _publication.generation.load(ordering: .relaxed)
             _lock.unlock()
             context.observesReads = true
-            context.observedPublication = _publication
-            context.observedGeneration = generation
-            _ObservationHub.shared.beginLook(context, _publication, generation: generation)
+            let thread = _ObservedThread.of(context)
+            thread.observedPublication = _publication
+            thread.observedGeneration = generation
+            _ObservationHub.shared.beginLook(thread, _publication, generation: generation)
             return state
         }
         // NB: register, then flag, then read; a publish writes, then takes

@@ -19,15 +19,15 @@ internal enum _Tracking {
     // MARK: Reads
 
     /// Records a read of `kind` on `node`, if a recorder is installed; else,
-    /// on a thread whose reads are observed, registers an Observation access
-    /// for it (`_ObservationHub`).
+    /// on a thread whose reads are observed, tells the thread's read
+    /// observer (the Observation layer's, `_ObservedThread`).
     @inlinable @inline(__always)
     static func recordRead(_ node: NodeID, _ kind: @autoclosure () -> _ReadKind) {
         _TrackingContext._withPresent { context in
             if let recorder = context._recorder {
                 recorder._withUnsafeGuaranteedRef { $0.dependencies.append(_Dependency(node: node, kind: kind())) }
-            } else if context.observesReads {
-                _ObservationHub.shared.access(node, kind(), context)
+            } else if context.observesReads, let observer = context.readObserver {
+                observer.observeRead(node, kind())
             }
         }
     }

@@ -44,21 +44,14 @@ internal final class _TrackingContext {
     /// The store whose drain runs on this thread (reducer, middleware,
     /// subscribers), for the misuse checks of `flush()`.
     @exclusivity(unchecked) @usableFromInline var drainingStore: ObjectIdentifier?
-    /// Whether versioned reads on this thread register Observation accesses
-    /// (`_ObservationHub`): set when the thread reads a versioned store's
-    /// `state`, cleared while a store drains on it. Selectors (a recorder
-    /// installed) never register.
+    /// Whether versioned reads on this thread are told to `readObserver`:
+    /// set when the thread reads a versioned store's `state`, cleared while
+    /// a store drains on it. Selectors (a recorder installed) never are.
     @exclusivity(unchecked) @usableFromInline var observesReads = false
-    /// The store whose `state` this thread read last, and the generation
-    /// of the state it got: an observed read checks that no publish came
-    /// between (see `_ObservationHub.access`).
-    @exclusivity(unchecked) var observedPublication: _Publication?
-    @exclusivity(unchecked) var observedGeneration: UInt64 = 0
-    /// The look this thread's observed reads are filed under (see
-    /// `_Look`), at the use `lookEpoch` names. Guarded by the Observation
-    /// hub's lock.
-    @exclusivity(unchecked) var look: _Look?
-    @exclusivity(unchecked) var lookEpoch: UInt64 = 0
+    /// Who is told of this thread's observed reads: a slot the Observation
+    /// layer installs (see ``_ReadObserver``), so that the tracking layer
+    /// calls nothing above it.
+    @exclusivity(unchecked) @usableFromInline var readObserver: (any _ReadObserver)?
     /// The changes of the batch whose publish the store draining on this
     /// thread is telling its subscribers about, unretained (the drain holds
     /// them until it restores the outer value): how a wake-up hub subscribed

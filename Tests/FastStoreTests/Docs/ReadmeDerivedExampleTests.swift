@@ -4,7 +4,8 @@ import Foundation
 import Observation
 import Testing
 
-// The README's "Derived values" section, run as written (the SwiftUI line
+// The "Derived values" example (once the README's; now the DocC article
+// Sources/FastStore/FastStore.docc/DerivedValues.md), run as written (the SwiftUI line
 // as the `withObservationTracking` scope SwiftUI puts around a body).
 
 private struct Todo: Identifiable, Equatable, Sendable {

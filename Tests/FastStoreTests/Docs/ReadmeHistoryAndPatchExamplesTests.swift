@@ -2,7 +2,8 @@ import FastStore
 import Foundation
 import Testing
 
-// The README's "History" and "Patches" sections, run as written (with a
+// The "History" and "Patches" examples (once the README's; now the DocC
+// article Sources/FastStore/FastStore.docc/HistoryAndPatches.md), run as written (with a
 // smaller list: the sizes are the benchmarks' business).
 
 private struct Todo: Codable, Equatable, Identifiable, Sendable {

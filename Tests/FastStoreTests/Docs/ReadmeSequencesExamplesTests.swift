@@ -2,8 +2,9 @@ import FastStore
 import Foundation
 import Testing
 
-// The README's "Async sequences" and "Changes with their cause" examples,
-// compiled and run. Keep them in step with README.md.
+// The "Async sequences" and "Changes with their cause" examples (once the
+// README's; now the DocC article Sources/FastStore/FastStore.docc/Sequences.md),
+// compiled and run.
 
 private struct ReadmeRow: Identifiable, Equatable, Sendable { let id: Int; var title: String; var done = false }
 private struct ReadmeState: Sendable { var rows: IdentifiedList<ReadmeRow> }
