@@ -79,20 +79,18 @@ public final class ScopedStore<State, Action> {
     /// The scope's part of the root store's latest state.
     ///
     /// Reading it registers an Observation access that changes only when
-    /// the scope's state does (not at every change of the root state). Of a
-    /// versioned root, the read is also the root's tracked ``Store/state``
-    /// read: what the tracking reads from the scope's state next is watched
-    /// node by node, as it is from the root's (see "Per-node Observation" in
-    /// the architecture notes).
+    /// the scope's state does (not at every change of the root state). It
+    /// begins no look of its own (see docs/observation.md): what the
+    /// tracking reads from the scope's state next is filed under the
+    /// thread's current look, checked against that look's `state` read.
     ///
     /// - Complexity: the `state` closures of every level of scoping, applied
-    ///   to the root's state (one lock to read it, and, of a versioned root,
-    ///   the Observation hub's to begin the read's look). The first read
-    ///   also subscribes the scope for Observation: O(1).
+    ///   to the root's state (one lock to read it). The first read also
+    ///   subscribes the scope for Observation: O(1).
     public var state: State {
         if !_observing.load(ordering: .acquiring) { _startObserving() }
         _registrar.access(self, keyPath: _stateKeyPath)
-        return _lens.readObserved()
+        return _lens.read()
     }
 
     /// Dispatches an action to the root store, embedded by the `action`

@@ -9,11 +9,6 @@ internal protocol _ScopeLens<State, Action>: Sendable {
 
     /// The scope's state in the root store's latest state.
     func read() -> State
-    /// The scope's state, read for an Observation tracking: of a versioned
-    /// root, through the root's ``Store/state`` (the thread's next reads are
-    /// filed under a look of the root store, checked against the generation
-    /// read; see `_ObservationHub`); else as ``read()``.
-    func readObserved() -> State
     /// Dispatches `action`, embedded, to the root store.
     func dispatch(_ action: Action)
     /// Calls `body` with the scope's new state whenever it changes.
@@ -45,14 +40,6 @@ internal struct _RootLens<Root, RootAction, State, Action>: _ScopeLens, @uncheck
     }
 
     func read() -> State { _TrackingContext._withReadsUnobserved { get(store._unobservedState) } }
-
-    func readObserved() -> State {
-        // NB: not the thread's look of whatever store it read last: the
-        // reads below and the caller's would be filed under it and checked
-        // against that store's generation (a dispatch to it would tell this
-        // tracking).
-        store._rootVersion != nil ? get(store.state) : read()
-    }
 
     func dispatch(_ action: Action) { store.dispatch(embed(action)) }
 

@@ -45,9 +45,15 @@ public final class _SimulatedDrains<State> {
     /// As ``_DrainSimulator/drain(_:_:notify:)``.
     @inlinable
     public func drain(_ state: inout State, _ mutate: (inout State) throws -> Void, notify: (State) throws -> Void) rethrows {
+        // NB: the spare is taken into a local, so that `mutate` may use
+        // this object (an `inout` access to a stored property lasts the
+        // whole call).
+        var reusable = spare
+        spare = nil
         _ = try journal.recordStep(
-            oldRoot: rootReader?(state), newRoot: { rootReader!(state) }, reusing: &spare
+            oldRoot: rootReader?(state), newRoot: { rootReader!(state) }, reusing: &reusable
         ) { try mutate(&state) }
+        spare = reusable
         try notify(state)
     }
 }

@@ -1,4 +1,5 @@
 @_spi(Testing) import FastStore
+import Foundation
 import Observation
 import Testing
 
@@ -138,6 +139,12 @@ import Testing
         let settings = store.scope(state: \.settings, action: ScopeAppAction.settings)
         let changes = Shared(0)
         func track() {
+            // NB: the thread's look is this store's, read now: what the
+            // tracking reads from the scope is checked against it, not
+            // against whatever store the thread read last (a dispatch to
+            // that one would tell this tracking once more; see
+            // docs/observation.md, "Per-node Observation").
+            _ = store.state
             withObservationTracking {
                 _ = settings.state.theme
             } onChange: {
@@ -158,10 +165,11 @@ import Testing
     }
 
     /// Regression (CI under ThreadSanitizer, where another suite's store had
-    /// been read on the same thread): the scope's versioned reads were filed
-    /// under the thread's look of that other store and checked against its
-    /// generation, so a dispatch to the other store told the scope's tracking.
-    @Test func aScopesTrackingIsNotToldByAnotherStoreReadEarlierOnItsThread() {
+    /// been read on the same thread): the scope's own reads (its value, its
+    /// subscription's baseline) were filed under the thread's look of that
+    /// other store and checked against its generation, so a dispatch to the
+    /// other store told a tracking that read the scope and nothing in it.
+    @Test func aScopesOwnReadsAreNotFiledUnderAnotherStoresLook() {
         let other = makeScopeApp(rows: 10)
         _ = other.state.counter                    // the thread's look is the other store's
         other.dispatch(.increment)                 // ... whose generation moves on
@@ -169,19 +177,44 @@ import Testing
         let settings = store.scope(state: \.settings, action: ScopeAppAction.settings)
         let changes = Shared(0)
         withObservationTracking {
-            _ = settings.state.theme
+            _ = settings.state                     // the scope's value, nothing in it
         } onChange: {
             changes.mutate { $0 += 1 }
         }
         waitForRenotifications()
         other.dispatch(.increment)
-        waitForRenotifications()
         store.dispatch(.increment)
         waitForRenotifications()
         #expect(changes.value == 0)
         settings.dispatch(.setTheme("dark"))
         waitForRenotifications()
         #expect(changes.value == 1)
+    }
+
+    /// Regression (a hostile review of the first fix of the above, which
+    /// made a scope read begin a look of its own): a row taken from the
+    /// root's `state`, read after a scope read, was checked against the
+    /// scope read's newer generation, and a rename published between the
+    /// two reads was never told.
+    @Test func aValueReadBeforeAScopeReadIsStillChecked() {
+        let store = makeScopeApp(rows: 10)
+        let settings = store.scope(state: \.settings, action: ScopeAppAction.settings)
+        _ = settings.state                         // the scope observes from now on
+        let changes = Shared(0)
+        var title: String?
+        withObservationTracking {
+            let rows = store.state.rows
+            store.dispatch(.row(3, .rename("renamed")))   // a publish between the two reads
+            _ = settings.state.theme
+            title = rows[id: 3]?.title             // the old title, from the first read
+        } onChange: {
+            changes.mutate { $0 += 1 }
+        }
+        // NB: the tracking is told asynchronously (the read was late); the
+        // global queue may be slow under a full parallel run.
+        for _ in 0..<500 where changes.value == 0 { usleep(10_000) }
+        #expect(title == "row 3")
+        #expect(changes.value == 1, "the tracking read an old title: it must be told")
     }
 
     @Test func aConsumerConnectedToAScopeRunsWhenTheScopeChanges() {
