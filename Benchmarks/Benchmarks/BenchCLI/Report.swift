@@ -112,7 +112,11 @@ public enum Report {
         out += "\n- Seed: \(run.seed) (`FASTSTORE_SEED`)\n\n"
         out += "## Profiles\n\n"
         for p in profiles {
-            out += "- **\(p.name)** (`\(relative(p.source))`): \(p.description)\n"
+            out += "- **\(p.name)** (`\(relative(p.source))`): \(p.description)"
+            if p.hasSetup {
+                out += " Setup before each measured dispatch, outside every figure: " + p.setup.map { "`\($0.summary)`" }.joined(separator: ", ") + "."
+            }
+            out += "\n"
         }
         out += "\n## Results\n\n" + markdown(results) + "\n"
         out += "Bold: the fastest strategy (lowest median) of each profile at each size.\n\n"

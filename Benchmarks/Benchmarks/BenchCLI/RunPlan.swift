@@ -10,7 +10,20 @@ public struct UsageError: Error, CustomStringConvertible, Sendable {
 /// Profile files by name, from the profiles directory.
 public enum ProfileCatalog {
     /// The order of the shipped profiles in tables; others follow by name.
-    static let order = ["todo", "feed", "deep-tree", "many-screens", "screens-100", "screens-100-watched", "screens-1000", "burst", "bulk-edit", "list-edit", "remaining"]
+    static let order = ["todo", "feed", "deep-tree", "many-screens", "screens-100", "screens-100-watched", "screens-1000", "burst", "bulk-edit", "list-edit", "remaining",
+                        // Profiles/js-framework/, in js-framework-benchmark's order.
+                        "js-create-1k", "js-replace-1k", "js-update-10th-10k", "js-select-1k", "js-swap-1k", "js-remove-1k", "js-create-10k", "js-append-1k-to-10k", "js-clear-1k"]
+
+    /// The profile sets: the subdirectories of `directory` that hold
+    /// profiles (`Profiles/js-framework/`), each run with `--profiles-dir`.
+    /// A run of `directory` leaves them out; the self-test checks them too.
+    public static func sets(in directory: String) -> [String] {
+        let url = URL(fileURLWithPath: directory)
+        let entries = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
+        return entries
+            .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true && !available(in: $0.path).isEmpty }
+            .map(\.path).sorted()
+    }
 
     public static func available(in directory: String) -> [String: URL] {
         let url = URL(fileURLWithPath: directory)
@@ -99,7 +112,15 @@ public struct RunPlan: Sendable {
         if strategies.isEmpty { strategies = StrategyCatalog.names }
 
         var profiles: [ProfileSpec] = []
-        for url in try ProfileCatalog.resolve(command.profiles, directory: command.profilesDirectory) {
+        var urls = try ProfileCatalog.resolve(command.profiles, directory: command.profilesDirectory)
+        // The self-test of every profile also checks the profile sets
+        // (the subdirectories, such as Profiles/js-framework/).
+        if command.mode == .selfTest, command.profiles.isEmpty {
+            for set in ProfileCatalog.sets(in: command.profilesDirectory) {
+                urls += try ProfileCatalog.resolve([], directory: set)
+            }
+        }
+        for url in urls {
             do { profiles.append(try ProfileLoader.load(url)) } catch {
                 throw UsageError("invalid profile: \(error)")
             }

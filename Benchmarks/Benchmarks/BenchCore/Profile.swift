@@ -15,11 +15,17 @@ public struct RawProfile: Codable, Sendable {
     public var run: RawRun?
     public var sweep: [Int]?
     public var quick: RawQuick?
+    /// Actions dispatched, then waited for, before each measured action
+    /// (and each warm-up action), outside every figure: what brings the
+    /// state back to where the measured operation starts (an empty list
+    /// before "create 1,000 rows"). Only with the `single` pattern.
+    public var setup: [RawSetupAction]?
 
     public init(name: String, description: String, state: RawStateShape, consumers: [RawConsumerGroup], actions: [RawAction],
-                dispatch: RawDispatch, run: RawRun?, sweep: [Int]?, quick: RawQuick?) {
+                dispatch: RawDispatch, run: RawRun?, sweep: [Int]?, quick: RawQuick?, setup: [RawSetupAction]? = nil) {
         self.name = name; self.description = description; self.state = state; self.consumers = consumers
         self.actions = actions; self.dispatch = dispatch; self.run = run; self.sweep = sweep; self.quick = quick
+        self.setup = setup
     }
 
     public struct RawStateShape: Codable, Sendable {
@@ -53,9 +59,24 @@ public struct RawProfile: Codable, Sendable {
         /// Which entities an `updateEntities` action draws from: "all"
         /// (when absent) or "watched" (those an entity consumer selects).
         public var among: String?
+        /// For `updateEntities` instead of `entities`: every k-th entity by
+        /// position (positions 0, k, 2k, …), as js-framework-benchmark's
+        /// "update every 10th row".
+        public var every: Int?
         public var weight: Int
-        public init(kind: String, field: String?, entities: Int?, among: String? = nil, weight: Int) {
-            self.kind = kind; self.field = field; self.entities = entities; self.among = among; self.weight = weight
+        public init(kind: String, field: String?, entities: Int?, among: String? = nil, every: Int? = nil, weight: Int) {
+            self.kind = kind; self.field = field; self.entities = entities; self.among = among; self.every = every; self.weight = weight
+        }
+    }
+
+    /// One action of a profile's `setup`: an action without a weight (each
+    /// runs once, in order, before every measured action).
+    public struct RawSetupAction: Codable, Sendable {
+        public var kind: String
+        public var field: String?
+        public var entities: Int?
+        public init(kind: String, field: String? = nil, entities: Int? = nil) {
+            self.kind = kind; self.field = field; self.entities = entities
         }
     }
 
@@ -87,11 +108,12 @@ public struct RawProfile: Codable, Sendable {
     /// The keys each object may hold, for the unknown-key check (a typo such
     /// as `"entites"` would otherwise be ignored silently by `Codable`).
     static let allowedKeys: [String: Set<String>] = [
-        "": ["name", "description", "state", "consumers", "actions", "dispatch", "run", "sweep", "quick"],
+        "": ["name", "description", "state", "consumers", "actions", "dispatch", "run", "sweep", "quick", "setup"],
         "state": ["entities", "titleLength", "tree"],
         "state.tree": ["depth", "fanOut", "labelLength"],
         "consumers[]": ["select", "count"],
-        "actions[]": ["kind", "field", "entities", "among", "weight"],
+        "actions[]": ["kind", "field", "entities", "among", "every", "weight"],
+        "setup[]": ["kind", "field", "entities"],
         "dispatch": ["pattern", "burstSize", "threads"],
         "run": ["maxDispatches", "seconds"],
         "quick": ["entities", "sweep", "maxDispatches", "seconds"],
@@ -115,6 +137,10 @@ public enum SelectKind: String, CaseIterable, Sendable, Codable {
     case derived
     /// One leaf of the nested tree, reached through `depth` levels.
     case treeLeaf
+    /// Whether one entity is the selected one (`state.selected == id`): a
+    /// row's highlight. The k-th such consumer watches the id of the k-th
+    /// `entity` consumer (its row), when there is one.
+    case rowSelected
 }
 
 /// What an action changes.
@@ -134,23 +160,40 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     /// Sorts the whole list by `field` (ties by id), ascending or descending
     /// at random.
     case sortEntities
+    /// Replaces the whole list with `entities` new entities (fresh ids).
+    case replaceEntities
+    /// Appends `entities` new entities (fresh ids) at the end.
+    case appendEntities
+    /// Removes every entity.
+    case clearEntities
+    /// Swaps the entities at positions 1 and count − 2 (js-framework-benchmark
+    /// swaps rows 2 and 999 of 1,000).
+    case swapEntities
+    /// Sets the root field `selected` to a random live id.
+    case selectEntity
 
     /// Whether the action changes which entities the list holds or their
     /// order (not only their fields).
     public var isStructural: Bool {
         switch self {
-        case .insertEntities, .removeEntities, .moveEntities, .sortEntities: return true
-        case .updateEntities, .setField, .updateTreeLeaf: return false
+        case .insertEntities, .removeEntities, .moveEntities, .sortEntities,
+             .replaceEntities, .appendEntities, .clearEntities, .swapEntities: return true
+        case .updateEntities, .setField, .updateTreeLeaf, .selectEntity: return false
         }
     }
 
+    /// Whether the action adds entities (its `entities` is how many it
+    /// creates, not how many of the list it touches).
+    public var createsEntities: Bool { self == .insertEntities || self == .replaceEntities || self == .appendEntities }
+
     /// Whether the action needs `field`: the field written or sorted by.
     public var takesField: Bool { self == .updateEntities || self == .sortEntities }
-    /// Whether the action needs `entities`: how many entities one action touches.
+    /// Whether the action needs `entities`: how many entities one action
+    /// touches (`updateEntities` may say `every` instead).
     public var takesEntities: Bool {
         switch self {
-        case .updateEntities, .insertEntities, .removeEntities, .moveEntities: return true
-        case .setField, .updateTreeLeaf, .sortEntities: return false
+        case .updateEntities, .insertEntities, .removeEntities, .moveEntities, .replaceEntities, .appendEntities: return true
+        case .setField, .updateTreeLeaf, .sortEntities, .clearEntities, .swapEntities, .selectEntity: return false
         }
     }
 }
@@ -202,8 +245,11 @@ public struct ProfileSpec: Sendable, Codable {
         public var kind: ActionKind
         public var field: EntityField
         public var entities: Int
-        /// The entities an `updateEntities` action draws from.
+        /// The entities an `updateEntities` or `selectEntity` action draws from.
         public var among: EntityPool
+        /// For `updateEntities`: every k-th entity by position instead of
+        /// `entities` random ones; 0 when not given.
+        public var every: Int = 0
         public var weight: Int
     }
 
@@ -225,11 +271,16 @@ public struct ProfileSpec: Sendable, Codable {
     public var quickSweep: [Int]
     public var quickMaxDispatches: Int
     public var quickSeconds: Double
+    /// Actions dispatched and waited for before each measured (and warm-up)
+    /// action, outside every figure (their `weight` is 1, unused).
+    public var setup: [Action] = []
 
     public var consumerCount: Int { consumers.reduce(0) { $0 + $1.count } }
     /// Whether some action inserts, removes, moves or sorts entities: then
     /// an entity's position is no longer its id.
-    public var hasStructuralActions: Bool { actions.contains { $0.kind.isStructural } }
+    public var hasStructuralActions: Bool { (actions + setup).contains { $0.kind.isStructural } }
+    /// Whether each measured action follows setup actions.
+    public var hasSetup: Bool { !setup.isEmpty }
 }
 
 /// A profile that cannot be used: which file, which field, what was expected.
@@ -259,7 +310,7 @@ extension ProfileSpec {
         var mix: [String: Int] = [:]
         var order: [String] = []
         for a in actions {
-            let name = a.kind == .updateEntities ? "update \(a.field.rawValue)" : a.kind.rawValue
+            let name = a.kind == .updateEntities ? "update \(a.field.rawValue)" + (a.every > 0 ? " of every \(a.every)th" : "") : a.kind.rawValue
             if mix[name] == nil { order.append(name) }
             mix[name, default: 0] += a.weight
         }
@@ -270,6 +321,14 @@ extension ProfileSpec {
         case .burst: dispatchText = "bursts of \(burstSize)"
         case .threads: dispatchText = "\(threads) threads" + (burstSize > 1 ? ", bursts of \(burstSize)" : "")
         }
-        return "\(consumerCount) consumers (\(consumerKinds)); actions: \(actionText); \(dispatchText)"
+        let setupText = setup.isEmpty ? "" : "; setup before each (not measured): " + setup.map(\.summary).joined(separator: ", ")
+        return "\(consumerCount) consumers (\(consumerKinds)); actions: \(actionText); \(dispatchText)\(setupText)"
+    }
+}
+
+extension ProfileSpec.Action {
+    /// The action in a few words, for the setup's summary.
+    public var summary: String {
+        kind.createsEntities || kind == .removeEntities ? "\(kind.rawValue) \(entities)" : kind.rawValue
     }
 }

@@ -158,7 +158,15 @@ public enum ProfileBudget {
     static func observes(_ strategy: String) -> Bool { strategy.hasPrefix("observation") }
 
     public static func estimate(_ spec: ProfileSpec, at size: Size, strategies: [String]) -> Estimate {
-        let n = Double(size.entities)
+        // The list at its largest: what an action or the setup creates
+        // (a replacement of the whole list, or rows appended to it) may
+        // exceed the profile's size.
+        let everything = spec.actions + spec.setup
+        let replaced = everything.filter { $0.kind == .replaceEntities }.map(\.entities).max() ?? 0
+        // (Inserts are left out, as before appends existed: the shipped
+        // profiles' estimates stay what they were.)
+        let added = everything.filter { $0.kind == .appendEntities }.map(\.entities).reduce(0, +)
+        let n = Double(max(size.entities, replaced) + added)
         let copying = strategies.contains { !observes($0) }
         let title = stringHeapBytes(spec.titleLength)
         let perEntity = strategies.map { s in
@@ -170,14 +178,17 @@ public enum ProfileBudget {
             switch group.select {
             case .list: wholeReaders += Double(group.count)
             case .derived: wholeReaders += Double(group.count); lazyWholeReaders += Double(group.count)
-            case .entity, .field, .treeLeaf: valueConsumers += Double(group.count)
+            case .entity, .field, .treeLeaf, .rowSelected: valueConsumers += Double(group.count)
             }
         }
         let observedReaders = strategies.contains("observation") ? wholeReaders : (strategies.contains("observation-lazy") ? lazyWholeReaders : 0)
 
         let actions = Double(size.maxDispatches + max(spec.burstSize * spec.threads, 50))
-        let idsPerAction = Double(spec.actions.map(\.entities).max() ?? 0)
-        let actionBytes = actions * (48 + (idsPerAction > 0 ? 32 + 16 * idsPerAction : 0))
+        // NB: a replacement or an append carries its first id and count,
+        // not an id per entity; the setup is generated with each action.
+        let idsPerAction = Double((everything.filter { $0.kind != .replaceEntities && $0.kind != .appendEntities }.map(\.entities).max() ?? 0)
+                                  + (spec.hasSetup ? spec.setup.count : 0))
+        let actionBytes = actions * (48 + (idsPerAction > 0 ? 32 + 16 * idsPerAction : 0)) * (spec.hasSetup ? Double(1 + spec.setup.count) : 1)
         let treeBytes = Double(spec.tree.depth > 0 ? spec.tree.nodeCount : 0) * (treeNodeBytes + stringHeapBytes(spec.tree.labelLength))
         let readBytes = n * observedReadBytes * observedReaders
         let consumers = valueConsumers * consumerBytes
@@ -188,7 +199,7 @@ public enum ProfileBudget {
         // whole-list reader (full-copy runs its selectors twice), and the
         // Observation strategies a tracked re-read per whole-list reader.
         let weights = Double(spec.actions.reduce(0) { $0 + $1.weight })
-        let writing = Double(spec.actions.filter { $0.kind != .setField && $0.kind != .updateTreeLeaf }.reduce(0) { $0 + $1.weight }) / weights
+        let writing = Double(spec.actions.filter { $0.kind != .setField && $0.kind != .updateTreeLeaf && $0.kind != .selectEntity }.reduce(0) { $0 + $1.weight }) / weights
         let sorting = Double(spec.actions.filter { $0.kind == .sortEntities }.reduce(0) { $0 + $1.weight }) / weights
         let copySeconds = copying ? writing * n * (1 + 2 * wholeReaders) * copySecondsPerItem : 0
         let observedSeconds = writing * n * observedReaders * observedSecondsPerItem
@@ -217,7 +228,7 @@ public enum ProfileBudget {
                         + (e.titleBytesPerItem > 0 ? " (its \(Format.grouped(spec.titleLength))-byte title takes \(Format.bytes(e.titleBytesPerItem)))" : "")),
                     (e.readBytes, largestGroup(spec, [.list, .derived]), "Observation's registrations of the consumers that read every entity"),
                     (e.actionBytes, size.maxDispatchesField, "\(Format.grouped(size.maxDispatches)) actions generated in advance"),
-                    (e.consumerBytes, largestGroup(spec, [.entity, .field, .treeLeaf]), "the consumers"),
+                    (e.consumerBytes, largestGroup(spec, [.entity, .field, .treeLeaf, .rowSelected]), "the consumers"),
                     (e.treeBytes, "state.tree", "\(Format.grouped(spec.tree.nodeCount)) tree nodes"),
                 ]
                 let top = parts.max { $0.0 < $1.0 }!

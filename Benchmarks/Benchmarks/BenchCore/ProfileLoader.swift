@@ -212,18 +212,37 @@ public enum ProfileLoader {
         }
         var actions: [ProfileSpec.Action] = []
         for (i, a) in raw.actions.enumerated() {
-            actions.append(try action(a, at: i, entities: entities, hasTree: hasTree, file: file))
+            actions.append(try action(a, path: "actions[\(i)]", entities: entities, hasTree: hasTree, file: file))
         }
+        var setup: [ProfileSpec.Action] = []
+        if let rawSetup = raw.setup {
+            guard !rawSetup.isEmpty else {
+                throw ProfileError(file: file, field: "setup", expected: "a non-empty array of actions, or no setup", found: "an empty array")
+            }
+            for (i, a) in rawSetup.enumerated() {
+                let plain = RawProfile.RawAction(kind: a.kind, field: a.field, entities: a.entities, weight: 1)
+                setup.append(try action(plain, path: "setup[\(i)]", entities: entities, hasTree: hasTree, file: file))
+            }
+        }
+        // Every action and setup action with the field path that names it.
+        let named = actions.enumerated().map { ($0.element, "actions[\($0.offset)]") } + setup.enumerated().map { ($0.element, "setup[\($0.offset)]") }
+        let structural = named.first { $0.0.kind.isStructural }
         // Drawing among the watched entities needs some, and a list whose
         // entities stay (a removed one would leave nothing watched to draw).
         if let i = actions.firstIndex(where: { $0.among == .watched }) {
             let watchers = consumers.filter { $0.select == .entity }.reduce(0) { $0 + $1.count }
-            guard watchers >= actions[i].entities else {
-                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "\"all\", or entity consumers for at least the \(actions[i].entities) entities each action changes", found: "\"watched\" with \(watchers) entity consumers")
+            let wanted = max(1, actions[i].entities)
+            guard watchers >= wanted else {
+                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "\"all\", or entity consumers for at least the \(wanted) entities each action \(actions[i].kind == .selectEntity ? "selects" : "changes")", found: "\"watched\" with \(watchers) entity consumers")
             }
-            if let s = actions.firstIndex(where: { $0.kind.isStructural }) {
-                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "\"all\" when an action changes which entities the list holds (actions[\(s)] is \(actions[s].kind.rawValue))", found: "\"watched\"")
+            if let s = structural {
+                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "\"all\" when an action changes which entities the list holds (\(s.1) is \(s.0.kind.rawValue))", found: "\"watched\"")
             }
+        }
+        // `every` counts positions: ids are positions only while nothing
+        // inserts, removes, moves or sorts.
+        if let i = actions.firstIndex(where: { $0.every > 0 }), let s = structural {
+            throw ProfileError(file: file, field: "actions[\(i)].every", expected: "no \"every\" when an action changes which entities the list holds or their order (\(s.1) is \(s.0.kind.rawValue); rows are then named by id, not position)", found: "\(actions[i].every)")
         }
 
         let pattern = try oneOf(raw.dispatch.pattern, DispatchPattern.self, file: file, field: "dispatch.pattern")
@@ -248,6 +267,9 @@ public enum ProfileLoader {
         if pattern != .threads, let t = raw.dispatch.threads, t != 1 {
             throw ProfileError(file: file, field: "dispatch.threads", expected: "nothing unless the pattern is \"threads\"", found: "\(t)")
         }
+        if !setup.isEmpty, pattern != .single {
+            throw ProfileError(file: file, field: "setup", expected: "no setup unless the pattern is \"single\" (a setup runs before each measured action)", found: "a setup with the \"\(pattern.rawValue)\" pattern")
+        }
 
         let maxDispatches = try inRange(raw.run?.maxDispatches ?? 2_000, 10...10_000_000, file: file, field: "run.maxDispatches")
         let seconds = raw.run?.seconds ?? 1.0
@@ -264,8 +286,21 @@ public enum ProfileLoader {
         }
         // Every size the profile runs at must hold the entities one action changes.
         let smallest = ([entities, quickEntities] + sweep + quickSweep).min()!
-        for (i, a) in actions.enumerated() where a.kind.takesEntities && a.kind != .insertEntities && a.entities > smallest {
-            throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "at most \(smallest) (the smallest entity count this profile runs at)", found: "\(a.entities)")
+        for (a, path) in named where a.kind.takesEntities && !a.kind.createsEntities && a.entities > smallest {
+            throw ProfileError(file: file, field: "\(path).entities", expected: "at most \(smallest) (the smallest entity count this profile runs at)", found: "\(a.entities)")
+        }
+        for (i, a) in actions.enumerated() where a.every > smallest {
+            throw ProfileError(file: file, field: "actions[\(i)].every", expected: "at most \(smallest) (the smallest entity count this profile runs at)", found: "\(a.every)")
+        }
+        // A swap exchanges positions 1 and count − 2, two different rows
+        // only in a list of 4 or more: at every size, and after any action.
+        if let (_, path) = named.first(where: { $0.0.kind == .swapEntities }) {
+            guard smallest >= 4 else {
+                throw ProfileError(file: file, field: "\(path).kind", expected: "swapEntities on lists of at least 4 entities (it swaps positions 1 and count − 2): every size of this profile", found: "a size of \(smallest)")
+            }
+            if let (shrinking, shrinkingPath) = named.first(where: { $0.0.kind == .removeEntities || $0.0.kind == .clearEntities || ($0.0.kind == .replaceEntities && $0.0.entities < 4) }) {
+                throw ProfileError(file: file, field: "\(path).kind", expected: "swapEntities only where the list keeps at least 4 entities (\(shrinkingPath) is \(shrinking.kind.rawValue)\(shrinking.kind == .clearEntities ? "" : " \(shrinking.entities)"), which may leave fewer)", found: "\"swapEntities\"")
+            }
         }
 
         return ProfileSpec(
@@ -275,7 +310,7 @@ public enum ProfileLoader {
             pattern: pattern, burstSize: burstSize, threads: threads,
             maxDispatches: maxDispatches, seconds: seconds, sweep: sweep,
             quickEntities: quickEntities, quickSweep: quickSweep,
-            quickMaxDispatches: quickMax, quickSeconds: quickSeconds)
+            quickMaxDispatches: quickMax, quickSeconds: quickSeconds, setup: setup)
     }
 
     /// What an action's `entities` counts, for error messages.
@@ -284,42 +319,70 @@ public enum ProfileLoader {
         case .insertEntities: return "inserts"
         case .removeEntities: return "removes"
         case .moveEntities: return "moves"
+        case .replaceEntities: return "puts in place of the whole list"
+        case .appendEntities: return "appends"
         default: return "changes"
         }
     }
 
-    /// Checks one action: its kind, weight, and the `field` and `entities`
-    /// its kind takes (and only those).
-    static func action(_ a: RawProfile.RawAction, at i: Int, entities: Int, hasTree: Bool, file: String) throws(ProfileError) -> ProfileSpec.Action {
-        let kind = try oneOf(a.kind, ActionKind.self, file: file, field: "actions[\(i)].kind")
-        let weight = try inRange(a.weight, 1...1_000_000, file: file, field: "actions[\(i)].weight")
+    /// Checks one action: its kind, weight, and the `field`, `entities`,
+    /// `every` and `among` its kind takes (and only those). `path` names it
+    /// in errors (`actions[2]`, `setup[0]`).
+    static func action(_ a: RawProfile.RawAction, path: String, entities: Int, hasTree: Bool, file: String) throws(ProfileError) -> ProfileSpec.Action {
+        let kind = try oneOf(a.kind, ActionKind.self, file: file, field: "\(path).kind")
+        let weight = try inRange(a.weight, 1...1_000_000, file: file, field: "\(path).weight")
         if kind == .updateTreeLeaf, !hasTree {
-            throw ProfileError(file: file, field: "actions[\(i)].kind", expected: "an action the state has (\"updateTreeLeaf\" needs state.tree with depth ≥ 1)", found: "\"updateTreeLeaf\"")
+            throw ProfileError(file: file, field: "\(path).kind", expected: "an action the state has (\"updateTreeLeaf\" needs state.tree with depth ≥ 1)", found: "\"updateTreeLeaf\"")
         }
-        var field = EntityField.done, count = 0
+        var field = EntityField.done, count = 0, every = 0
         if kind.takesField {
             guard let rawField = a.field else {
-                throw ProfileError(file: file, field: "actions[\(i)].field", expected: "one of \"done\", \"title\", \"count\" (required by \(kind.rawValue))", found: "nothing")
+                throw ProfileError(file: file, field: "\(path).field", expected: "one of \"done\", \"title\", \"count\" (required by \(kind.rawValue))", found: "nothing")
             }
-            field = try oneOf(rawField, EntityField.self, file: file, field: "actions[\(i)].field")
+            field = try oneOf(rawField, EntityField.self, file: file, field: "\(path).field")
         } else if let rawField = a.field {
-            throw ProfileError(file: file, field: "actions[\(i)].field", expected: "no field for \(kind.rawValue) (only updateEntities and sortEntities take one)", found: "\"\(rawField)\"")
+            throw ProfileError(file: file, field: "\(path).field", expected: "no field for \(kind.rawValue) (only updateEntities and sortEntities take one)", found: "\"\(rawField)\"")
         }
-        if kind.takesEntities {
-            guard let n = a.entities else {
-                throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "how many entities each action \(verb(kind)) (required by \(kind.rawValue))", found: "nothing")
+        if let k = a.every {
+            guard kind == .updateEntities else {
+                throw ProfileError(file: file, field: "\(path).every", expected: "no \"every\" for \(kind.rawValue) (only updateEntities takes one)", found: "\(k)")
             }
-            count = try inRange(n, kind == .insertEntities ? 1...10_000 : 1...entities, file: file, field: "actions[\(i)].entities")
+            if let n = a.entities {
+                throw ProfileError(file: file, field: "\(path).entities", expected: "either \"entities\" or \"every\" for updateEntities, not both", found: "\(n) beside \"every\": \(k)")
+            }
+            every = try inRange(k, 1...entities, file: file, field: "\(path).every")
+        } else if kind.takesEntities {
+            guard let n = a.entities else {
+                throw ProfileError(file: file, field: "\(path).entities", expected: "how many entities each action \(verb(kind)) (required by \(kind.rawValue)\(kind == .updateEntities ? ", unless \"every\" is given" : ""))", found: "nothing")
+            }
+            let range: ClosedRange<Int>
+            switch kind {
+            case .insertEntities: range = 1...10_000
+            case .replaceEntities, .appendEntities: range = 1...1_000_000
+            default: range = 1...entities
+            }
+            count = try inRange(n, range, file: file, field: "\(path).entities")
         } else if let n = a.entities {
-            throw ProfileError(file: file, field: "actions[\(i)].entities", expected: "no entity count for \(kind.rawValue)" + (kind == .sortEntities ? " (it sorts the whole list)" : ""), found: "\(n)")
+            let why: String
+            switch kind {
+            case .sortEntities: why = " (it sorts the whole list)"
+            case .clearEntities: why = " (it removes every entity)"
+            case .swapEntities: why = " (it swaps positions 1 and count − 2)"
+            case .selectEntity: why = " (it selects one entity)"
+            default: why = ""
+            }
+            throw ProfileError(file: file, field: "\(path).entities", expected: "no entity count for \(kind.rawValue)" + why, found: "\(n)")
         }
         var among = EntityPool.all
         if let rawAmong = a.among {
-            guard kind == .updateEntities else {
-                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "no entity pool for \(kind.rawValue) (only updateEntities takes one)", found: "\"\(rawAmong)\"")
+            guard kind == .updateEntities || kind == .selectEntity else {
+                throw ProfileError(file: file, field: "\(path).among", expected: "no entity pool for \(kind.rawValue) (only updateEntities and selectEntity take one)", found: "\"\(rawAmong)\"")
             }
-            among = try oneOf(rawAmong, EntityPool.self, file: file, field: "actions[\(i)].among")
+            among = try oneOf(rawAmong, EntityPool.self, file: file, field: "\(path).among")
+            if every > 0 {
+                throw ProfileError(file: file, field: "\(path).among", expected: "no entity pool beside \"every\" (it names positions)", found: "\"\(rawAmong)\"")
+            }
         }
-        return ProfileSpec.Action(kind: kind, field: field, entities: count, among: among, weight: weight)
+        return ProfileSpec.Action(kind: kind, field: field, entities: count, among: among, every: every, weight: weight)
     }
 }

@@ -57,12 +57,22 @@ public enum Driver {
         let burst = workload.profile.burstSize
         var next = 0
         while next + burst <= actions {
+            // The same setups as the measured instance's, so that its
+            // state goes through the same states.
+            if workload.profile.hasSetup { setUp(subject, workload, before: next) }
             for _ in 0..<burst { subject.dispatch(workload.actions[next]); next += 1 }
             subject.waitUntilIdle()
         }
         let end = meter.liveBytes()
         withExtendedLifetime(subject) {}
         return end - start
+    }
+
+    /// Dispatches the setup of action `index` and waits for it.
+    @inline(__always)
+    static func setUp(_ subject: any BenchStrategy, _ workload: Workload, before index: Int) {
+        for action in workload.setups[index] { subject.dispatch(action) }
+        subject.waitUntilIdle()
     }
 
     static func measureRun(_ strategy: any BenchStrategy.Type, _ workload: Workload, meter: any MemoryMeter) -> (CellResult, actionsUsed: Int) {
@@ -81,7 +91,16 @@ public enum Driver {
         var next = 0
         let warmupStart = monotonicNanoseconds()
         let warmupLimit = UInt64(workload.seconds * 0.25e9)
+        let hasSetup = workload.profile.hasSetup
+        // What the setups deliver (warm-up and measured phase), taken out
+        // of the totals since attaching.
+        var setupDelivered = Sink.Totals.zero
         while next + burst <= warmup {
+            if hasSetup {
+                let before = subject.delivered
+                setUp(subject, workload, before: next)
+                setupDelivered = setupDelivered + (subject.delivered - before)
+            }
             for _ in 0..<burst { subject.dispatch(workload.actions[next]); next += 1 }
             subject.waitUntilIdle()
             if monotonicNanoseconds() - warmupStart > warmupLimit { break }
@@ -96,8 +115,54 @@ public enum Driver {
         let allocEnd: AllocationTotals
         let wallNs: UInt64
         var dispatched = 0
+        // Callbacks and selector runs of the measured dispatches, when a
+        // setup runs between them (otherwise the totals' difference).
+        var measuredDelivered: Sink.Totals?
+        var measuredEvaluations: Int?
 
-        if workload.profile.pattern == .threads {
+        if hasSetup {
+            // NB: the loader allows a setup with the single pattern only.
+            // Each measured action follows its setup, dispatched and waited
+            // for outside the clock and every count: the allocation totals,
+            // callbacks and selector runs are read between the setup and
+            // the measured dispatch, and after it. (Reading the allocation
+            // totals flushes this thread's allocation cache, so each
+            // measured dispatch starts with an empty one.)
+            samples.reserveCapacity(available + 1)
+            let limitNs = UInt64(deadline * 1e9)
+            var allocated = AllocationTotals(count: 0, bytes: 0)
+            var delivered = Sink.Totals.zero
+            var evaluations = 0
+            var measuredNs: UInt64 = 0
+            let start = monotonicNanoseconds()
+            while next < workload.actions.count {
+                let setupBefore = subject.delivered
+                setUp(subject, workload, before: next)
+                let before = subject.delivered
+                setupDelivered = setupDelivered + (before - setupBefore)
+                let evaluationsBefore = subject.evaluations
+                let a0 = meter.allocationTotals()
+                let t0 = monotonicNanoseconds()
+                subject.dispatch(workload.actions[next]); next += 1
+                subject.waitUntilIdle()
+                let t1 = monotonicNanoseconds()
+                let a1 = meter.allocationTotals()
+                allocated = AllocationTotals(count: allocated.count &+ (a1 - a0).count, bytes: allocated.bytes &+ (a1 - a0).bytes)
+                delivered = delivered + (subject.delivered - before)
+                evaluations += subject.evaluations - evaluationsBefore
+                measuredNs += t1 - t0
+                samples.append(Double(t1 - t0))
+                dispatched += 1
+                if t1 - start > limitNs, samples.count >= minimumSamples { break }
+            }
+            // The wall clock of the measured dispatches alone (mean and
+            // throughput leave the setups out).
+            wallNs = measuredNs
+            allocStart = AllocationTotals(count: 0, bytes: 0)
+            allocEnd = allocated
+            measuredDelivered = delivered
+            measuredEvaluations = evaluations
+        } else if workload.profile.pattern == .threads {
             let threads = workload.profile.threads
             let perThread = available / threads / burst * burst
             let result = runThreads(subject, workload, first: next, perThread: perThread, threads: threads, burst: burst, deadline: deadline, meter: meter)
@@ -136,6 +201,7 @@ public enum Driver {
         let p99 = samples.isEmpty ? 0 : samples[min(samples.count - 1, Int((Double(samples.count) * 0.99).rounded(.up)) - 1)]
         let alloc = allocEnd - allocStart
         let n = Double(max(dispatched, 1))
+        let measured = measuredDelivered ?? (end - warm)
         let result = CellResult(
             profile: workload.profile.name, strategy: strategy.name,
             entities: workload.entities, consumers: workload.selections.count,
@@ -148,11 +214,11 @@ public enum Driver {
             consumerBytes: afterRun - withState,
             runGrowthBytes: afterRun - withState,
             stateGrowthBytes: 0,
-            callbacksPerDispatch: Double(end.callbacks - warm.callbacks) / n,
-            evaluationsPerDispatch: Double(subject.evaluations - warmEvaluations) / n,
-            callbacks: end.callbacks - afterAttach.callbacks,
-            checksum: end.checksum,
-            measuredCallbacks: end.callbacks - warm.callbacks,
+            callbacksPerDispatch: Double(measured.callbacks) / n,
+            evaluationsPerDispatch: Double(measuredEvaluations ?? (subject.evaluations - warmEvaluations)) / n,
+            callbacks: end.callbacks - afterAttach.callbacks - setupDelivered.callbacks,
+            checksum: end.checksum &- setupDelivered.checksum,
+            measuredCallbacks: measured.callbacks,
             setupSeconds: setupSeconds)
         withExtendedLifetime(subject) {}
         return (result, actionsUsed)

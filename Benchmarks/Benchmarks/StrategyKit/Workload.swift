@@ -21,6 +21,8 @@ public enum Selection: Sendable, Hashable {
     case list
     case derived
     case treeLeaf([Int])
+    /// Whether the entity with this id is the selected one (a row's highlight).
+    case rowSelected(Int)
 }
 
 /// One action, resolved to concrete entities, paths and values before the
@@ -47,6 +49,22 @@ public struct WorkloadAction: Sendable {
         /// Sorts the list by `field`, ties by id, in one direction (see
         /// ``EntityFields/precedes(_:by:ascending:)``).
         case sortEntities(EntityField, ascending: Bool)
+        /// Replaces the whole list with `count` new entities with the ids
+        /// `firstID ..< firstID + count` (never used before), titled
+        /// `title`, not done, count 0; clears the selection (the selected
+        /// row is gone).
+        case replaceEntities(firstID: Int, count: Int)
+        /// Appends `count` new entities with the ids `firstID ..< firstID +
+        /// count`, titled `title`, not done, count 0.
+        case appendEntities(firstID: Int, count: Int)
+        /// Removes every entity; clears the selection.
+        case clearEntities
+        /// Swaps the entities at positions 1 and count − 2 (nothing when
+        /// they are the same position or the list is shorter).
+        case swapEntities
+        /// Sets the root field `selected` to this id (`nil`: none, when the
+        /// list was empty).
+        case selectEntity(Int?)
     }
     /// An entity id and a position in the list.
     public struct Placement: Sendable, Equatable {
@@ -67,6 +85,10 @@ public struct Workload: Sendable {
     public var entities: Int
     public var selections: [Selection]
     public var actions: [WorkloadAction]
+    /// The setup of each action (the profile's `setup`, resolved): empty
+    /// when the profile has none, else one array per action, dispatched and
+    /// waited for before it, outside every figure.
+    public var setups: [[WorkloadAction]]
     /// How many dispatches the measured phase may take at most.
     public var maxDispatches: Int
     /// How long the measured phase may take, in seconds.
@@ -100,9 +122,16 @@ public struct Workload: Sendable {
         }
 
         var selections: [Selection] = []
+        // Highlights are resolved after the other consumers (to the rows of
+        // the entity consumers), so that profiles without them draw as
+        // before.
+        var highlights: [(slot: Int, index: Int, count: Int)] = []
         for group in profile.consumers {
             for i in 0..<group.count {
                 switch group.select {
+                case .rowSelected:
+                    highlights.append((selections.count, i, group.count))
+                    selections.append(.rowSelected(0))
                 case .field: selections.append(.field)
                 case .list: selections.append(.list)
                 case .derived: selections.append(.derived)
@@ -116,6 +145,15 @@ public struct Workload: Sendable {
                 }
             }
         }
+        // The k-th highlight is the k-th row's (its entity consumer's id);
+        // beyond the rows, spread over the list as entity consumers are.
+        var rows: [Int] = []
+        for case .entity(let id) in selections { rows.append(id) }
+        for (k, h) in highlights.enumerated() {
+            let id = k < rows.count ? rows[k]
+                : (h.count >= entities ? h.index % entities : (h.index * (entities / h.count) + Int.random(in: 0..<max(1, entities / h.count), using: &rng)) % entities)
+            selections[h.slot] = .rowSelected(id)
+        }
         self.selections = selections
         // The watched entities, for actions that draw among them.
         var watchedSet = Set<Int>()
@@ -126,24 +164,27 @@ public struct Workload: Sendable {
         let count = warmup + maxDispatches
         var actions: [WorkloadAction] = []
         actions.reserveCapacity(count)
+        var setups: [[WorkloadAction]] = []
+        if profile.hasSetup { setups.reserveCapacity(count) }
+        // The positions `every` names, once per step (shared by the actions).
+        var strides: [Int: [Int]] = [:]
         let titles = (0..<64).map { makeText("t\($0)-", profile.titleLength) }
         // NB: without structural actions the live ids stay 0..<entities and
         // are never materialized; the random draws are then the same as
         // before structural actions existed, so such workloads are unchanged.
         var live = LiveIDs(count: entities, materialized: profile.hasStructuralActions)
-        for n in 0..<count {
-            var pick = Int.random(in: 0..<totalWeight, using: &rng)
-            var spec = profile.actions[0]
-            for a in profile.actions {
-                if pick < a.weight { spec = a; break }
-                pick -= a.weight
-            }
+        func make(_ spec: ProfileSpec.Action, _ n: Int) -> WorkloadAction {
             let title = titles[n % titles.count]
             switch spec.kind {
             case .setField:
-                actions.append(WorkloadAction(kind: .setField, title: ""))
+                return WorkloadAction(kind: .setField, title: "")
             case .updateTreeLeaf:
-                actions.append(WorkloadAction(kind: .updateTreeLeaf(randomLeafPath()), title: ""))
+                return WorkloadAction(kind: .updateTreeLeaf(randomLeafPath()), title: "")
+            case .updateEntities where spec.every > 0:
+                // NB: the loader refuses `every` beside structural actions,
+                // so ids are positions.
+                if strides[spec.every] == nil { strides[spec.every] = Array(stride(from: 0, to: live.count, by: spec.every)) }
+                return WorkloadAction(kind: .updateEntities(spec.field, strides[spec.every]!), title: title)
             case .updateEntities:
                 let chosen: [Int]
                 switch spec.among {
@@ -158,27 +199,71 @@ public struct Workload: Sendable {
                     }
                     chosen = picked.sorted()
                 }
-                actions.append(WorkloadAction(kind: .updateEntities(spec.field, chosen), title: title))
+                return WorkloadAction(kind: .updateEntities(spec.field, chosen), title: title)
             case .insertEntities:
                 var placements: [WorkloadAction.Placement] = []
                 for _ in 0..<spec.entities {
                     let position = Int.random(in: 0...live.count, using: &rng)
                     placements.append(.init(id: live.insertNew(), position: position))
                 }
-                actions.append(WorkloadAction(kind: .insertEntities(placements), title: title))
+                return WorkloadAction(kind: .insertEntities(placements), title: title)
             case .removeEntities:
                 let chosen = live.distinct(spec.entities, using: &rng)
                 for id in chosen { live.remove(id) }
-                actions.append(WorkloadAction(kind: .removeEntities(chosen), title: ""))
+                return WorkloadAction(kind: .removeEntities(chosen), title: "")
             case .moveEntities:
                 let chosen = live.distinct(spec.entities, using: &rng)
                 let placements = chosen.map { WorkloadAction.Placement(id: $0, position: Int.random(in: 0..<live.count, using: &rng)) }
-                actions.append(WorkloadAction(kind: .moveEntities(placements), title: ""))
+                return WorkloadAction(kind: .moveEntities(placements), title: "")
             case .sortEntities:
-                actions.append(WorkloadAction(kind: .sortEntities(spec.field, ascending: Bool.random(using: &rng)), title: ""))
+                return WorkloadAction(kind: .sortEntities(spec.field, ascending: Bool.random(using: &rng)), title: "")
+            case .replaceEntities:
+                live.clear()
+                return WorkloadAction(kind: .replaceEntities(firstID: live.appendNew(spec.entities), count: spec.entities), title: title)
+            case .appendEntities:
+                return WorkloadAction(kind: .appendEntities(firstID: live.appendNew(spec.entities), count: spec.entities), title: title)
+            case .clearEntities:
+                live.clear()
+                return WorkloadAction(kind: .clearEntities, title: "")
+            case .swapEntities:
+                return WorkloadAction(kind: .swapEntities, title: "")
+            case .selectEntity:
+                let id: Int?
+                switch spec.among {
+                case .all: id = live.distinct(1, using: &rng).first
+                case .watched: id = watched[Int.random(in: 0..<watched.count, using: &rng)]
+                }
+                return WorkloadAction(kind: .selectEntity(id), title: "")
             }
         }
+        for n in 0..<count {
+            var pick = Int.random(in: 0..<totalWeight, using: &rng)
+            var spec = profile.actions[0]
+            for a in profile.actions {
+                if pick < a.weight { spec = a; break }
+                pick -= a.weight
+            }
+            if profile.hasSetup { setups.append(profile.setup.map { make($0, n) }) }
+            actions.append(make(spec, n))
+        }
         self.actions = actions
+        self.setups = setups
+    }
+
+    /// The setup dispatched before action `index` (empty without a setup).
+    public func setup(before index: Int) -> [WorkloadAction] {
+        setups.isEmpty ? [] : setups[index]
+    }
+
+    /// The first `count` actions, each after its setup, in the order they
+    /// are dispatched: what the self-test's agreement check replays.
+    public func sequence(first count: Int) -> [WorkloadAction] {
+        var out: [WorkloadAction] = []
+        for i in 0..<min(count, actions.count) {
+            out += setup(before: i)
+            out.append(actions[i])
+        }
+        return out
     }
 }
 
@@ -222,6 +307,20 @@ struct LiveIDs {
         ids.append(id)
         count += 1
         return id
+    }
+
+    /// Removes every live id.
+    mutating func clear() {
+        ids.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    /// `n` fresh ids, now live; returns the first (they follow in order).
+    mutating func appendNew(_ n: Int) -> Int {
+        let first = nextID
+        for _ in 0..<n { _ = insertNew() }
+        return first
     }
 
     /// Removes a live id.

@@ -31,6 +31,12 @@ do {
     FileHandle.standardError.write(Data("fsinstructions: \(error)\n".utf8))
     exit(2)
 }
+// NB: a setup's instructions would not cancel out (they run with every
+// dispatch); fsbench measures those profiles, outside the setup.
+guard !profile.hasSetup else {
+    FileHandle.standardError.write(Data("fsinstructions: \(profile.name) has a setup before each dispatch, which instruction counts cannot leave out; measure it with fsbench\n".utf8))
+    exit(2)
+}
 let warmup = 200
 // NB: the same actions whatever DISPATCHES is (up to this many), so that
 // generating them cancels out between two runs too.

@@ -46,6 +46,25 @@ struct RunPlanTests {
         #expect(error(["--profile", "missing/my.json"])?.contains("profile file 'missing/my.json' does not exist") == true)
     }
 
+    @Test("The js-framework set runs on its own with --profiles-dir, in its order; the default run leaves it out; the self-test checks it")
+    func profileSets() throws {
+        let set = Self.profiles + "/js-framework"
+        #expect(ProfileCatalog.sets(in: Self.profiles) == [set])
+        guard case .command(let command) = try FSBenchTool.parse(["--quick", "--results", "JS.md", "--profiles-dir", set]) else {
+            Issue.record("printed the help"); return
+        }
+        let js = try RunPlan.prepare(command, machine: Self.machine, now: Date(timeIntervalSince1970: 0))
+        #expect(js.profiles.map(\.name) == ["js-create-1k", "js-replace-1k", "js-update-10th-10k", "js-select-1k", "js-swap-1k", "js-remove-1k", "js-create-10k", "js-append-1k-to-10k", "js-clear-1k"])
+        #expect(js.resultsPath == "JS.md" && js.defaultOutputDirectory == nil)
+        #expect(js.strategies == StrategyCatalog.names)
+
+        let main = try plan(["--quick"])
+        #expect(!main.profiles.contains { $0.name.hasPrefix("js-") })
+        let selfTest = try plan(["--self-test"])
+        #expect(selfTest.profiles.filter { $0.name.hasPrefix("js-") }.count == 9)
+        #expect(selfTest.profiles.count == main.profiles.count + 9)
+    }
+
     @Test("The default run keeps its results under bench-results/, not in the committed docs")
     func defaultOutputs() throws {
         let quick = try plan(["--quick"])

@@ -32,10 +32,26 @@ struct StructuralActionTests {
 
     @Test("Generated actions name live ids only, and inserted ids are fresh")
     func generatedIDs() throws {
-        let workload = try removalWorkload(400)
+        try checkGeneratedIDs(removalWorkload(400))
+        // js-framework-benchmark's kinds, each action after its setup.
+        let json = """
+        {"name": "js", "description": "d", "state": {"entities": 30, "titleLength": 4},
+         "consumers": [{"select": "entity", "count": 5}],
+         "actions": [{"kind": "replaceEntities", "entities": 7, "weight": 1}, {"kind": "appendEntities", "entities": 3, "weight": 2},
+                     {"kind": "clearEntities", "weight": 1}, {"kind": "selectEntity", "weight": 3}, {"kind": "removeEntities", "entities": 2, "weight": 2},
+                     {"kind": "updateEntities", "field": "count", "entities": 2, "weight": 2}],
+         "setup": [{"kind": "insertEntities", "entities": 1}],
+         "dispatch": {"pattern": "single"}}
+        """
+        let spec = try ProfileLoader.parse(Data(json.utf8), file: "js.json")
+        let workload = Workload(profile: spec, entities: spec.entities, maxDispatches: 400, seconds: 1, warmup: 0)
+        try checkGeneratedIDs(workload, actions: workload.sequence(first: 400))
+    }
+
+    func checkGeneratedIDs(_ workload: Workload, actions: [WorkloadAction]? = nil) throws {
         var live = Set(0..<workload.entities)
         var seen = live
-        for action in workload.actions {
+        for action in actions ?? workload.actions {
             switch action.kind {
             case .removeEntities(let ids):
                 for id in ids { #expect(live.remove(id) != nil, "removes \(id), not live") }
@@ -53,7 +69,18 @@ struct StructuralActionTests {
                 }
             case .updateEntities(_, let ids):
                 for id in ids { #expect(live.contains(id)) }
-            case .setField, .updateTreeLeaf, .sortEntities:
+            case .replaceEntities(let first, let count), .appendEntities(let first, let count):
+                if case .replaceEntities = action.kind { live.removeAll() }
+                for id in first..<first + count {
+                    #expect(!seen.contains(id), "id \(id) reused")
+                    live.insert(id)
+                    seen.insert(id)
+                }
+            case .clearEntities:
+                live.removeAll()
+            case .selectEntity(let id):
+                #expect(id.map { live.contains($0) } ?? live.isEmpty)
+            case .setField, .updateTreeLeaf, .sortEntities, .swapEntities:
                 break
             }
         }

@@ -47,6 +47,13 @@ public final class AppModel {
     public var tree: TreeModel
     public var counter: Int
     public var title: String
+    /// The selected row's id, if any.
+    public var selected: Int?
+    /// Whether some row holds its item's object and must learn when it
+    /// leaves the list (``ObservationLazyStrategy`` sets it): then a
+    /// replacement or a clear flags every object it drops, as a removal
+    /// does. Bookkeeping, not observed.
+    @ObservationIgnored var rowsHoldObjects = false
 
     init(_ workload: Workload) {
         let length = workload.titleLength
@@ -56,6 +63,7 @@ public final class AppModel {
         tree = TreeModel(AppState.makeTree(depth: workload.tree.depth, fanOut: workload.tree.fanOut, labelLength: workload.tree.labelLength, index: 0))
         counter = 0
         title = "FastStore"
+        selected = nil
     }
 
     /// The item with `id`, or nil once it is removed. Reads `items` (so the
@@ -112,6 +120,29 @@ public final class AppModel {
             }
         case .sortEntities(let field, let ascending):
             items.sort { $0.precedes($1, by: field, ascending: ascending) }
+        case .selectEntity(let id):
+            selected = id
+        case .replaceEntities(let first, let count):
+            let fresh = (first..<first + count).map { ItemModel(id: $0, title: action.title, done: false, count: 0) }
+            let gone = rowsHoldObjects ? items : []
+            items = fresh
+            byID = Dictionary(uniqueKeysWithValues: fresh.map { ($0.id, $0) })
+            if rowsHoldObjects { for item in gone { item.isRemoved = true } }
+            selected = nil
+        case .appendEntities(let first, let count):
+            let fresh = (first..<first + count).map { ItemModel(id: $0, title: action.title, done: false, count: 0) }
+            items.append(contentsOf: fresh)
+            for item in fresh { byID![item.id] = item }
+        case .clearEntities:
+            let gone = rowsHoldObjects ? items : []
+            items = []
+            byID!.removeAll()
+            if rowsHoldObjects { for item in gone { item.isRemoved = true } }
+            selected = nil
+        case .swapEntities:
+            let i = 1, j = items.count - 2
+            guard i < j else { break }
+            items.swapAt(i, j)
         }
     }
 
@@ -127,6 +158,7 @@ public final class AppModel {
         var d = ContentDigest()
         for item in items { d.item(item) }
         d.counter(counter)
+        d.selected(selected)
         func walk(_ node: TreeModel) {
             d.treeValue(node.value)
             for child in node.children { walk(child) }

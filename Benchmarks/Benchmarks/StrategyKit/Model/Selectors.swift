@@ -15,6 +15,8 @@ public enum ValueSelectors {
         for item in s.items where item.done { n += 1 }
         return n
     }
+    /// Whether the entity with `id` is the selected one (a row's highlight).
+    @inlinable public static func rowSelected(_ s: AppState, _ id: Int) -> Bool { s.selected == id }
     @inlinable public static func treeLeaf(_ s: AppState, _ path: [Int]) -> Int {
         var node = s.tree
         for i in path { node = node.children[i] }
@@ -32,6 +34,8 @@ public enum Digest {
     @inlinable public static func of(_ item: Item) -> Int { item.id &* 31 &+ item.count &* 7 &+ (item.done ? 1 : 0) &+ item.title.utf8.count }
     @inlinable public static func of(_ item: Item?) -> Int { item.map(of) ?? absent }
     @inlinable public static func ofList(count: Int) -> Int { count &* 1_000_003 }
+    /// A row's highlight: its id and whether it is the selected one.
+    @inlinable public static func ofHighlight(_ id: Int, _ isSelected: Bool) -> Int { id &* 2 &+ (isSelected ? 1 : 0) }
 }
 
 /// The fields a sort compares, on values and on observable models alike.
@@ -80,6 +84,10 @@ public struct ContentDigest {
         hasher.combine(value)
     }
     public mutating func treeValue(_ value: Int) { hasher.combine(value) }
+    public mutating func selected(_ id: Int?) {
+        hasher.combine(-2)
+        hasher.combine(id)
+    }
 
     public func finalize() -> Int { hasher.finalize() }
 
@@ -88,6 +96,7 @@ public struct ContentDigest {
         var d = ContentDigest()
         for item in s.items { d.item(item) }
         d.counter(s.counter)
+        d.selected(s.selected)
         func walk(_ node: TreeNode) {
             d.treeValue(node.value)
             for child in node.children { walk(child) }

@@ -24,6 +24,8 @@ public struct AppState: Equatable, Sendable {
     public var tree: TreeNode
     public var counter: Int
     public var title: String
+    /// The selected row's id (js-framework-benchmark's highlighted row), if any.
+    public var selected: Int?
 
     /// The initial state of `workload`.
     public init(_ workload: Workload) {
@@ -33,6 +35,7 @@ public struct AppState: Equatable, Sendable {
         tree = AppState.makeTree(depth: workload.tree.depth, fanOut: workload.tree.fanOut, labelLength: workload.tree.labelLength, index: 0)
         counter = 0
         title = "FastStore"
+        selected = nil
     }
 
     static func makeTree(depth: Int, fanOut: Int, labelLength: Int, index: Int) -> TreeNode {
@@ -60,7 +63,10 @@ public func reduce(_ state: inout AppState, _ action: WorkloadAction) {
         }
     case .updateTreeLeaf(let path):
         updateLeaf(&state.tree, path[...])
-    case .insertEntities, .removeEntities, .moveEntities, .sortEntities:
+    case .selectEntity(let id):
+        state.selected = id
+    case .insertEntities, .removeEntities, .moveEntities, .sortEntities,
+         .replaceEntities, .appendEntities, .clearEntities, .swapEntities:
         reduceStructure(&state, action)
     }
 }
@@ -119,7 +125,26 @@ func reduceStructure(_ state: inout AppState, _ action: WorkloadAction) {
     case .sortEntities(let field, let ascending):
         state.items.sort { $0.precedes($1, by: field, ascending: ascending) }
         reindex(0..<state.items.count)
-    case .setField, .updateEntities, .updateTreeLeaf:
+    case .replaceEntities(let first, let count):
+        // As a Redux reducer writes it: a new array in place of the old.
+        state.items = (first..<first + count).map { Item(id: $0, title: action.title, done: false, count: 0) }
+        positions = Dictionary(uniqueKeysWithValues: (0..<count).map { (first + $0, $0) })
+        state.selected = nil
+    case .appendEntities(let first, let count):
+        let at = state.items.count
+        state.items.append(contentsOf: (first..<first + count).lazy.map { Item(id: $0, title: action.title, done: false, count: 0) })
+        reindex(at..<state.items.count)
+    case .clearEntities:
+        state.items = []
+        positions = [:]
+        state.selected = nil
+    case .swapEntities:
+        let i = 1, j = state.items.count - 2
+        guard i < j else { break }
+        state.items.swapAt(i, j)
+        positions[state.items[i].id] = i
+        positions[state.items[j].id] = j
+    case .setField, .updateEntities, .updateTreeLeaf, .selectEntity:
         preconditionFailure("not a structural action")
     }
 }

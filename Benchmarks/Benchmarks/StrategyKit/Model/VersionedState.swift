@@ -8,6 +8,8 @@ public struct FSStateFields {
     public var tree: Versioned<FSTreeFields>
     public var counter: Int
     public var title: String
+    /// The selected row's id, if any.
+    public var selected: Int?
 }
 
 public struct FSTreeFields {
@@ -42,6 +44,8 @@ public struct FSEditableFields {
     public var tree: Versioned<FSTreeFields>
     public var counter: Int
     public var title: String
+    /// The selected row's id, if any.
+    public var selected: Int?
 }
 
 public typealias FSEditableState = Versioned<FSEditableFields>
@@ -56,14 +60,14 @@ extension Versioned where Value == FSStateFields {
     init(_ workload: Workload) {
         precondition(workload.idsArePositions, "FSState holds rows by position; use FSEditableState for structural actions")
         let plain = AppState(workload)
-        self.init(FSStateFields(items: VersionedList(plain.items, folds: DoneCount.folds(for: workload)), tree: Versioned<FSTreeFields>(plain.tree), counter: plain.counter, title: plain.title))
+        self.init(FSStateFields(items: VersionedList(plain.items, folds: DoneCount.folds(for: workload)), tree: Versioned<FSTreeFields>(plain.tree), counter: plain.counter, title: plain.title, selected: plain.selected))
     }
 }
 
 extension Versioned where Value == FSEditableFields {
     init(_ workload: Workload) {
         let plain = AppState(workload)
-        self.init(FSEditableFields(items: IdentifiedList(plain.items, folds: DoneCount.folds(for: workload)), tree: Versioned<FSTreeFields>(plain.tree), counter: plain.counter, title: plain.title))
+        self.init(FSEditableFields(items: IdentifiedList(plain.items, folds: DoneCount.folds(for: workload)), tree: Versioned<FSTreeFields>(plain.tree), counter: plain.counter, title: plain.title, selected: plain.selected))
     }
 }
 
@@ -83,7 +87,10 @@ func fastStoreReduce(_ state: inout FSState, _ action: WorkloadAction) {
         }
     case .updateTreeLeaf(let path):
         updateVersionedLeaf(&state.tree, path[...])
-    case .insertEntities, .removeEntities, .moveEntities, .sortEntities:
+    case .selectEntity(let id):
+        state.selected = id
+    case .insertEntities, .removeEntities, .moveEntities, .sortEntities,
+         .replaceEntities, .appendEntities, .clearEntities, .swapEntities:
         preconditionFailure("FSState holds rows by position; a structural action needs FSEditableState")
     }
 }
@@ -117,6 +124,25 @@ func fastStoreEditableReduce(_ state: inout FSEditableState, _ action: WorkloadA
         }
     case .sortEntities(let field, let ascending):
         state.items.sort { $0.precedes($1, by: field, ascending: ascending) }
+    case .selectEntity(let id):
+        state.selected = id
+    case .replaceEntities(let first, let count):
+        // NB: `replaceAll(with:)`, not `items = IdentifiedList(...)`: the
+        // list keeps its identity and its folds (FastStore's docs).
+        state.items.replaceAll(with: (first..<first + count).lazy.map { Item(id: $0, title: action.title, done: false, count: 0) })
+        state.selected = nil
+    case .appendEntities(let first, let count):
+        state.items.append(contentsOf: (first..<first + count).lazy.map { Item(id: $0, title: action.title, done: false, count: 0) })
+    case .clearEntities:
+        state.items.removeAll()
+        state.selected = nil
+    case .swapEntities:
+        // No `swapAt` on IdentifiedList: two moves (the row at 1 to
+        // count − 2, then the one that was there, now at count − 3, to 1).
+        let i = 1, j = state.items.count - 2
+        guard i < j else { break }
+        state.items.move(from: i, to: j)
+        state.items.move(from: j - 1, to: i)
     }
 }
 
@@ -130,10 +156,11 @@ func updateVersionedLeaf(_ node: inout Versioned<FSTreeFields>, _ path: ArraySli
 
 extension ContentDigest {
     /// The digest of a versioned state (see ``ContentDigest``).
-    static func of<Items: Sequence<Item>>(items: Items, tree: Versioned<FSTreeFields>, counter: Int) -> Int {
+    static func of<Items: Sequence<Item>>(items: Items, tree: Versioned<FSTreeFields>, counter: Int, selected: Int?) -> Int {
         var d = ContentDigest()
         for item in items { d.item(item) }
         d.counter(counter)
+        d.selected(selected)
         func walk(_ node: Versioned<FSTreeFields>) {
             d.treeValue(node.number)
             for child in node.children { walk(child) }

@@ -45,6 +45,8 @@ public final class FastStorePlainStrategy: BenchStrategy, @unchecked Sendable {
                 consumer.add(counted(ValueSelectors.derived)) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .derived) }
             case .treeLeaf(let path):
                 consumer.add(counted { ValueSelectors.treeLeaf($0, path) }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .treeLeaf) }
+            case .rowSelected(let k):
+                consumer.add(counted { ValueSelectors.rowSelected($0, k) }) { (_: Bool, new: Bool) in sink.deliver(Digest.ofHighlight(k, new), .rowSelected) }
             }
         }
         subscription = consumer.connect(to: store)

@@ -96,6 +96,8 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
                 for i in path { node = node.children[i] }
                 return node.number
             }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .treeLeaf) }
+        case .rowSelected(let k):
+            consumer.add(counted { $0.selected == k }) { (_: Bool, new: Bool) in sink.deliver(Digest.ofHighlight(k, new), .rowSelected) }
         }
     }
 
@@ -109,7 +111,7 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
 
     public func contentDigest() -> Int {
         let state = store.state
-        return ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter)
+        return ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter, selected: state.selected)
     }
 
     /// `select`, counting its runs.
@@ -202,6 +204,8 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
                 for i in path { node = node.children[i] }
                 return node.number
             }) { (_: Int, new: Int) in sink.deliver(Digest.of(new), .treeLeaf) }
+        case .rowSelected(let k):
+            consumer.add(counted { $0.selected == k }) { (_: Bool, new: Bool) in sink.deliver(Digest.ofHighlight(k, new), .rowSelected) }
         }
     }
 
@@ -215,7 +219,7 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
 
     public func contentDigest() -> Int {
         let state = store.state
-        return ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter)
+        return ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter, selected: state.selected)
     }
 
     private func counted<T>(_ select: @escaping (FSEditableState) -> T) -> (FSEditableState) -> T {

@@ -52,6 +52,7 @@ public final class FullCopyPersistentStrategy: BenchStrategy, @unchecked Sendabl
                     return n
                 }) { _, new in sink.deliver(Digest.of(new), .derived) }
             case .treeLeaf(let path): consumer.add({ versionedLeaf($0.tree, path) }) { _, new in sink.deliver(Digest.of(new), .treeLeaf) }
+            case .rowSelected(let k): consumer.add({ $0.selected == k }) { _, new in sink.deliver(Digest.ofHighlight(k, new), .rowSelected) }
             }
         }
     }
@@ -64,7 +65,7 @@ public final class FullCopyPersistentStrategy: BenchStrategy, @unchecked Sendabl
     }
 
     public func contentDigest() -> Int {
-        lock.withLock { _ in ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter) }
+        lock.withLock { _ in ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter, selected: state.selected) }
     }
 }
 
@@ -101,6 +102,7 @@ public final class FullCopyPersistentEditableStrategy: BenchStrategy, @unchecked
                     return n
                 }) { _, new in sink.deliver(Digest.of(new), .derived) }
             case .treeLeaf(let path): consumer.add({ versionedLeaf($0.tree, path) }) { _, new in sink.deliver(Digest.of(new), .treeLeaf) }
+            case .rowSelected(let k): consumer.add({ $0.selected == k }) { _, new in sink.deliver(Digest.ofHighlight(k, new), .rowSelected) }
             }
         }
     }
@@ -113,7 +115,7 @@ public final class FullCopyPersistentEditableStrategy: BenchStrategy, @unchecked
     }
 
     public func contentDigest() -> Int {
-        lock.withLock { _ in ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter) }
+        lock.withLock { _ in ContentDigest.of(items: state.items, tree: state.tree, counter: state.counter, selected: state.selected) }
     }
 }
 

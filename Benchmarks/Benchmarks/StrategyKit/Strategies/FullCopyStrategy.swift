@@ -35,6 +35,7 @@ public final class FullCopyStrategy: BenchStrategy, @unchecked Sendable {
             case .list: consumer.add(ValueSelectors.list) { _, new in sink.deliver(Digest.ofList(count: new.count), .list) }
             case .derived: consumer.add(ValueSelectors.derived) { _, new in sink.deliver(Digest.of(new), .derived) }
             case .treeLeaf(let path): consumer.add({ ValueSelectors.treeLeaf($0, path) }) { _, new in sink.deliver(Digest.of(new), .treeLeaf) }
+            case .rowSelected(let k): consumer.add({ ValueSelectors.rowSelected($0, k) }) { _, new in sink.deliver(Digest.ofHighlight(k, new), .rowSelected) }
             }
         }
     }

@@ -46,6 +46,8 @@ public final class ObservationLazyStrategy: BenchStrategy, @unchecked Sendable {
             case .entity(let k):
                 guard let item = model.object(id: k) else { preconditionFailure("row \(k) watches an id the initial list lacks") }
                 if removable {
+                    // The reducer flags what a replacement or a clear drops.
+                    model.rowsHoldObjects = true
                     engine.add(.entity) { _ in item.isRemoved ? Digest.absent : Digest.of(item.value) }
                 } else {
                     engine.add(.entity) { _ in Digest.of(item.value) }
@@ -62,6 +64,8 @@ public final class ObservationLazyStrategy: BenchStrategy, @unchecked Sendable {
                 engine.add(.derived, _ObservationEngine.remaining)
             case .treeLeaf(let path):
                 engine.add(.treeLeaf) { m in _ObservationEngine.leaf(m, path) }
+            case .rowSelected(let k):
+                engine.add(.rowSelected) { m in Digest.ofHighlight(k, m.selected == k) }
             }
         }
     }
@@ -73,7 +77,7 @@ public final class ObservationLazyStrategy: BenchStrategy, @unchecked Sendable {
 /// What the lazy list screen delivers on a workload run one action at a
 /// time: one callback per list consumer for each structural action that
 /// writes the list (an insert, a remove or move of a present item, any
-/// sort), with the count after it. Computed by replaying the actions on
+/// sort, replacement or clear, an append, a swap of two positions), with the count after it. Computed by replaying the actions on
 /// the value state.
 public enum LazyListReference {
     public static func totals(_ workload: Workload, actions: ArraySlice<WorkloadAction>) -> Sink.Totals {
@@ -87,7 +91,11 @@ public enum LazyListReference {
             case .removeEntities(let ids): writes = ids.contains { state.positions?[$0] != nil }
             case .moveEntities(let placements): writes = placements.contains { state.positions?[$0.id] != nil }
             case .sortEntities: writes = true
-            case .updateEntities, .setField, .updateTreeLeaf: writes = false
+            // An assignment of `items` (a clear of an empty list included).
+            case .replaceEntities, .clearEntities: writes = true
+            case .appendEntities(_, let count): writes = count > 0
+            case .swapEntities: writes = state.items.count >= 4
+            case .updateEntities, .setField, .updateTreeLeaf, .selectEntity: writes = false
             }
             reduce(&state, action)
             if writes {

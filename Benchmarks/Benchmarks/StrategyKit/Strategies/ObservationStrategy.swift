@@ -56,6 +56,10 @@ public final class ObservationStrategy: BenchStrategy, @unchecked Sendable {
                 engine.add(.derived, _ObservationEngine.remaining)
             case .treeLeaf(let path):
                 engine.add(.treeLeaf) { m in _ObservationEngine.leaf(m, path) }
+            case .rowSelected(let k):
+                // A row's highlight, as a SwiftUI row reads it:
+                // `model.selected == item.id`.
+                engine.add(.rowSelected) { m in Digest.ofHighlight(k, m.selected == k) }
             }
         }
     }

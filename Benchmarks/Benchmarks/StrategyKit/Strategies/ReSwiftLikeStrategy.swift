@@ -39,6 +39,7 @@ public final class ReSwiftLikeStrategy: BenchStrategy, @unchecked Sendable {
             case .list: subscribe(ValueSelectors.list) { sink.deliver(Digest.ofList(count: $0.count), .list) }
             case .derived: subscribe(ValueSelectors.derived) { sink.deliver(Digest.of($0), .derived) }
             case .treeLeaf(let path): subscribe({ ValueSelectors.treeLeaf($0, path) }) { sink.deliver(Digest.of($0), .treeLeaf) }
+            case .rowSelected(let k): subscribe({ ValueSelectors.rowSelected($0, k) }) { sink.deliver(Digest.ofHighlight(k, $0), .rowSelected) }
             }
         }
     }

@@ -62,7 +62,7 @@ public final class Sink: @unchecked Sendable {
 
     /// Totals for each ``SelectKind``.
     public struct ByKind: Sendable, Equatable {
-        var field = Totals.zero, entity = Totals.zero, list = Totals.zero, derived = Totals.zero, treeLeaf = Totals.zero
+        var field = Totals.zero, entity = Totals.zero, list = Totals.zero, derived = Totals.zero, treeLeaf = Totals.zero, rowSelected = Totals.zero
 
         public subscript(kind: SelectKind) -> Totals {
             get {
@@ -72,6 +72,7 @@ public final class Sink: @unchecked Sendable {
                 case .list: return list
                 case .derived: return derived
                 case .treeLeaf: return treeLeaf
+                case .rowSelected: return rowSelected
                 }
             }
             _modify {
@@ -81,12 +82,13 @@ public final class Sink: @unchecked Sendable {
                 case .list: yield &list
                 case .derived: yield &derived
                 case .treeLeaf: yield &treeLeaf
+                case .rowSelected: yield &rowSelected
                 }
             }
         }
 
         /// All kinds together.
-        public var total: Totals { field + entity + list + derived + treeLeaf }
+        public var total: Totals { field + entity + list + derived + treeLeaf + rowSelected }
 
         public static func - (a: ByKind, b: ByKind) -> ByKind {
             var d = ByKind()
