@@ -117,6 +117,12 @@ let runnerTargets: [Target] = [
 // The package-benchmark suites: the store, the consumers and the
 // collections in isolation (`swift package benchmark`).
 let suiteTargets: [Target] = [
+    // The allocation-count tolerance every suite gates on (scripts/bench-suites.sh).
+    .target(
+        name: "SuiteSupport",
+        dependencies: [.product(name: "Benchmark", package: "benchmark")],
+        path: "Benchmarks/SuiteSupport"
+    ),
     // The same comparison under package-benchmark (its malloc counts and
     // wall clock; no jemalloc), one benchmark per profile and strategy.
     .executableTarget(
@@ -125,6 +131,7 @@ let suiteTargets: [Target] = [
             "StrategyKit",
             "BenchCore",
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/StrategyBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -134,6 +141,7 @@ let suiteTargets: [Target] = [
         dependencies: [
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/StoreBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -143,6 +151,7 @@ let suiteTargets: [Target] = [
         dependencies: [
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/ConsumerBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -154,6 +163,7 @@ let suiteTargets: [Target] = [
         dependencies: [
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/ScopeBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -166,6 +176,7 @@ let suiteTargets: [Target] = [
             "ObservationFixtures",
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/ObservationBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -177,6 +188,7 @@ let suiteTargets: [Target] = [
         dependencies: [
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/PatchBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -194,6 +206,7 @@ let suiteTargets: [Target] = [
             "CHeapBytes",
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/HistoryBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -207,6 +220,7 @@ let suiteTargets: [Target] = [
             "CHeapBytes",
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/DerivedBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -217,6 +231,7 @@ let suiteTargets: [Target] = [
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "HashTreeCollections", package: "swift-collections"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/CollectionBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -229,6 +244,7 @@ let suiteTargets: [Target] = [
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "FastStoreReSwift", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
         ],
         path: "Benchmarks/FacadeBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 import FastStore
 import HashTreeCollections
 
@@ -71,7 +72,8 @@ var quick: Benchmark.Configuration {
     warmupIterations: 10,
     scalingFactor: .one,
     maxDuration: .seconds(1),
-    maxIterations: 20_000
+    maxIterations: 20_000,
+    thresholds: allocationCountGate
     )
 }
 
@@ -81,7 +83,8 @@ var slow: Benchmark.Configuration {
     warmupIterations: 2,
     scalingFactor: .one,
     maxDuration: .seconds(2),
-    maxIterations: 60
+    maxIterations: 60,
+    thresholds: allocationCountGate
     )
 }
 

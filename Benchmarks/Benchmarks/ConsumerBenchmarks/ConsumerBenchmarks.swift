@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 @_spi(Testing) import FastStore
 #if canImport(Glibc)
 import Glibc
@@ -212,7 +213,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 10,
         scalingFactor: .kilo,
         maxDuration: .seconds(1),
-        maxIterations: 100_000
+        maxIterations: 100_000,
+        thresholds: allocationCountGate
     )
 
     for (label, n) in sizes {
@@ -271,7 +273,7 @@ let benchmarks: @Sendable () -> Void = {
             Benchmark("Consumer.RetainedBytes.\(label).consumers\(consumers)",
                       configuration: .init(metrics: [.custom("consumerRetainedBytes", useScalingFactor: false)],
                                            warmupIterations: 0, scalingFactor: .one,
-                                           maxDuration: .seconds(1), maxIterations: 3)) { benchmark in
+                                           maxDuration: .seconds(1), maxIterations: 3, thresholds: nil)) { benchmark in
                 let store = Store(state: Versioned(ItemsState(items: VersionedList(makeItems(n)), filter: 0)),
                                   reducer: versionedReducer)
                 // NB: toggle every item the consumers will see toggled, twice,

@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 @_spi(Testing) import FastStore
 import FastStoreReSwift
 
@@ -55,7 +56,8 @@ func configuration(slow: Bool) -> Benchmark.Configuration {
           warmupIterations: slow ? 100 : 10,
           scalingFactor: slow ? .one : .kilo,
           maxDuration: .seconds(1),
-          maxIterations: 100_000)
+          maxIterations: 100_000,
+          thresholds: allocationCountGate)
 }
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 import CHeapBytes
 @_spi(Testing) import FastStore
 #if canImport(Glibc)
@@ -30,6 +31,11 @@ import Darwin
 // - `History.jump1000.consumers100`: one jump across 1,000 entries (back and
 //   forth alternately): 100 rows written 10 times each in between.
 //
+// The same four on the README's shape, named `History.readme.*`: an
+// `IdentifiedList` of the README's `Todo` (an id, a 24-byte title, `done`;
+// no `Versioned` per row), the reducer `state.todos[id: id]?.done.toggle()`
+// and consumers reading `$0.todos[id: id]?.done`.
+//
 // Names have no spaces (package-benchmark's threshold files break on them).
 
 func environmentInt(_ name: String, _ fallback: Int) -> Int {
@@ -51,6 +57,18 @@ struct TodoApp: Sendable {
     var filter = 0
 }
 
+/// The README's todo: an id, a title and whether it is done.
+struct ReadmeTodo: Identifiable, Equatable, Sendable {
+    let id: Int
+    var title: String
+    var done = false
+}
+
+struct ReadmeApp: Sendable {
+    var todos: IdentifiedList<ReadmeTodo>
+    var filter = "all"
+}
+
 enum TodoAction: Sendable { case toggle(Int) }
 
 /// Resident bytes of the process (see `CHeapBytes`).
@@ -58,10 +76,44 @@ func residentBytes() -> Int { Int(cheapbytes_resident()) }
 
 final class CallCount: @unchecked Sendable { var value = 0 }
 
-final class HistoryFixture: @unchecked Sendable {
-    let store: Store<Versioned<TodoApp>, TodoAction>
-    let history: StoreHistory<Versioned<TodoApp>, TodoAction>
-    let consumer: StateConsumer<Versioned<TodoApp>>
+/// A state shape the fixture records a history of: its initial store and
+/// how a row consumer reads row `row`.
+protocol HistoryShape {
+    associatedtype Root: Sendable
+    static func makeStore() -> Store<Versioned<Root>, TodoAction>
+    static func addRowConsumer(_ consumer: StateConsumer<Versioned<Root>>, row: Int, calls: CallCount)
+}
+
+/// The benchmarks' own shape: `Versioned` rows in a `VersionedList`, by position.
+enum VersionedRows: HistoryShape {
+    static func makeStore() -> Store<Versioned<TodoApp>, TodoAction> {
+        let items = VersionedList((0..<itemCount).map { Versioned(Todo(id: $0)) })
+        return Store(state: Versioned(TodoApp(items: items))) { state, action in
+            switch action { case .toggle(let i): state.items[i].done.toggle() }
+        }
+    }
+    static func addRowConsumer(_ consumer: StateConsumer<Versioned<TodoApp>>, row: Int, calls: CallCount) {
+        consumer.add({ $0.items[row].done }) { (_: Bool) in calls.value += 1 }
+    }
+}
+
+/// The README's shape: plain `Todo` values in an `IdentifiedList`, by id.
+enum ReadmeRows: HistoryShape {
+    static func makeStore() -> Store<Versioned<ReadmeApp>, TodoAction> {
+        let todos = IdentifiedList((0..<itemCount).map { ReadmeTodo(id: $0, title: "todo \($0) ..................") })
+        return Store(state: Versioned(ReadmeApp(todos: todos))) { state, action in
+            switch action { case .toggle(let id): state.todos[id: id]?.done.toggle() }
+        }
+    }
+    static func addRowConsumer(_ consumer: StateConsumer<Versioned<ReadmeApp>>, row: Int, calls: CallCount) {
+        consumer.add({ $0.todos[id: row]?.done }) { (_: Bool?) in calls.value += 1 }
+    }
+}
+
+final class HistoryFixture<Shape: HistoryShape>: @unchecked Sendable {
+    let store: Store<Versioned<Shape.Root>, TodoAction>
+    let history: StoreHistory<Versioned<Shape.Root>, TodoAction>
+    let consumer: StateConsumer<Versioned<Shape.Root>>
     let subscription: StoreSubscription
     /// Consumer callbacks so far.
     let calls: CallCount
@@ -71,24 +123,18 @@ final class HistoryFixture: @unchecked Sendable {
     static func row(_ k: Int) -> Int { (k % consumerCount) * (itemCount / consumerCount) }
 
     init() {
-        let items = VersionedList((0..<itemCount).map { Versioned(Todo(id: $0)) })
-        let store = Store<Versioned<TodoApp>, TodoAction>(state: Versioned(TodoApp(items: items))) { state, action in
-            switch action { case .toggle(let i): state.items[i].done.toggle() }
-        }
+        let store = Shape.makeStore()
         let history = StoreHistory(store, limit: .entries(actionCount + 1))
-        let consumer = StateConsumer<Versioned<TodoApp>>()
+        let consumer = StateConsumer<Versioned<Shape.Root>>()
         let counter = CallCount()
-        for k in 0..<consumerCount {
-            let row = Self.row(k)
-            consumer.add({ $0.items[row].done }) { (_: Bool) in counter.value += 1 }
-        }
+        for k in 0..<consumerCount { Shape.addRowConsumer(consumer, row: Self.row(k), calls: counter) }
         subscription = consumer.connect(to: store)
         let before = residentBytes()
         for i in 0..<actionCount { store.dispatch(.toggle(Self.row(i))) }
         let after = residentBytes()
         retainedBytesPerAction = (after - before) / max(1, actionCount)
         if getenv("HISTORY_VERBOSE") != nil {
-            print("HistoryBenchmarks: resident \(before) -> \(after) bytes over \(actionCount) actions")
+            print("HistoryBenchmarks: \(Shape.self): resident \(before) -> \(after) bytes over \(actionCount) actions")
         }
         self.store = store
         self.history = history
@@ -115,11 +161,15 @@ final class HistoryFixture: @unchecked Sendable {
 
 final class Fixtures: @unchecked Sendable {
     static let shared = Fixtures()
-    private var cache: [String: HistoryFixture] = [:]
-    func get(_ key: String) -> HistoryFixture {
-        if let fixture = cache[key] { return fixture }
-        let fixture = HistoryFixture()
-        cache[key] = fixture
+    // NB: fixtures are kept, not released, so that the memory a released
+    // one freed is not reused by the next one's recording (the retained
+    // bytes are a growth of resident memory).
+    private var cache: [String: AnyObject] = [:]
+    func get<Shape: HistoryShape>(_ key: String, _ shape: Shape.Type) -> HistoryFixture<Shape> {
+        let name = "\(Shape.self).\(key)"
+        if let fixture = cache[name] as? HistoryFixture<Shape> { return fixture }
+        let fixture = HistoryFixture<Shape>()
+        cache[name] = fixture
         return fixture
     }
 }
@@ -133,36 +183,41 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 10,
         scalingFactor: .one,
         maxDuration: .seconds(2),
-        maxIterations: 10_000
+        maxIterations: 10_000,
+        thresholds: allocationCountGate
     )
 
     let retained = BenchmarkMetric.custom("retainedBytesPerAction", polarity: .prefersSmaller, useScalingFactor: false)
-    Benchmark("History.retainedBytesPerAction",
-              configuration: .init(metrics: [retained], warmupIterations: 0, maxIterations: 1)) { benchmark in
-        let fixture = Fixtures.shared.get("retained")
-        benchmark.measurement(retained, fixture.retainedBytesPerAction)
-    }
+    func register<Shape: HistoryShape>(_ prefix: String, _ shape: Shape.Type) {
+        Benchmark("\(prefix).retainedBytesPerAction",
+                  configuration: .init(metrics: [retained], warmupIterations: 0, maxIterations: 1, thresholds: nil)) { benchmark in
+            let fixture = Fixtures.shared.get("retained", shape)
+            benchmark.measurement(retained, fixture.retainedBytesPerAction)
+        }
 
-    Benchmark("History.dispatch.consumers100") { benchmark in
-        let fixture = Fixtures.shared.get("dispatch")
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { fixture.dispatch() }
-        benchmark.stopMeasurement()
-    }
+        Benchmark("\(prefix).dispatch.consumers100") { benchmark in
+            let fixture = Fixtures.shared.get("dispatch", shape)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { fixture.dispatch() }
+            benchmark.stopMeasurement()
+        }
 
-    Benchmark("History.undo.consumers100") { benchmark in
-        let fixture = Fixtures.shared.get("undo")
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { fixture.undoOrRedo() }
-        benchmark.stopMeasurement()
-        precondition(fixture.history.indices.count == actionCount + 1, "moves record nothing")
-    }
+        Benchmark("\(prefix).undo.consumers100") { benchmark in
+            let fixture = Fixtures.shared.get("undo", shape)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { fixture.undoOrRedo() }
+            benchmark.stopMeasurement()
+            precondition(fixture.history.indices.count == actionCount + 1, "moves record nothing")
+        }
 
-    Benchmark("History.jump1000.consumers100") { benchmark in
-        let fixture = Fixtures.shared.get("jump")
-        let distance = min(1_000, actionCount)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { fixture.jump(across: distance) }
-        benchmark.stopMeasurement()
+        Benchmark("\(prefix).jump1000.consumers100") { benchmark in
+            let fixture = Fixtures.shared.get("jump", shape)
+            let distance = min(1_000, actionCount)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { fixture.jump(across: distance) }
+            benchmark.stopMeasurement()
+        }
     }
+    register("History", VersionedRows.self)
+    register("History.readme", ReadmeRows.self)
 }

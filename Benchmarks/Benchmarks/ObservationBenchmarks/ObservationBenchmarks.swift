@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 @_spi(Testing) import FastStore
 import ObservationFixtures
 
@@ -25,7 +26,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 10,
         scalingFactor: .kilo,
         maxDuration: .seconds(1),
-        maxIterations: 100_000
+        maxIterations: 100_000,
+        thresholds: allocationCountGate
     )
 
     Benchmark("Observation.FastStore.perNode.rows1000") { benchmark in

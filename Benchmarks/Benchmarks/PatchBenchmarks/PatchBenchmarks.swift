@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 @_spi(Testing) import FastStore
 import Foundation
 
@@ -55,7 +56,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 10,
         scalingFactor: .kilo,
         maxDuration: .seconds(1),
-        maxIterations: 100_000
+        maxIterations: 100_000,
+        thresholds: allocationCountGate
     )
 
     Benchmark("Patch.diffEncode.oneRow.todos1M") { benchmark in

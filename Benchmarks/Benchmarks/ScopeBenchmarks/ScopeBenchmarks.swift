@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 @_spi(Testing) import FastStore
 
 // Scoped stores over the rows of a 100,000-row list, one row changed per
@@ -149,7 +150,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 10,
         scalingFactor: .kilo,
         maxDuration: .seconds(1),
-        maxIterations: 100_000
+        maxIterations: 100_000,
+        thresholds: allocationCountGate
     )
 
     for scopes in [10, 1_000] {

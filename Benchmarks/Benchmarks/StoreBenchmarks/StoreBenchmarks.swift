@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 import FastStore
 
 // Each benchmark measures from the `dispatch` call until the action is reduced
@@ -22,7 +23,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 1_000,
         scalingFactor: .kilo,
         maxDuration: .seconds(1),
-        maxIterations: 1_000_000
+        maxIterations: 1_000_000,
+        thresholds: allocationCountGate
     )
 
     // One dispatch to a counter, no subscriber. Reported per dispatch

@@ -1,4 +1,5 @@
 import Benchmark
+import SuiteSupport
 import Foundation
 import BenchCore
 import StrategyKit
@@ -42,7 +43,8 @@ let benchmarks: @Sendable () -> Void = {
                     metrics: [.wallClock, .mallocCountTotal, .throughput],
                     warmupIterations: 10,
                     maxDuration: .seconds(1),
-                    maxIterations: 1_000
+                    maxIterations: 1_000,
+                    thresholds: allocationCountGate
                 ),
                 closure: { benchmark in
                     guard let strategy = subject.strategy else { return }
