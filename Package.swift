@@ -22,6 +22,10 @@ let package = Package(
         // `TestStore`: exhaustive tests of a reducer and its middleware, with
         // failures reported to Swift Testing or XCTest.
         .library(name: "FastStoreTesting", targets: ["FastStoreTesting"]),
+        // A store's state kept in a SQLite file across launches, saved in
+        // O(changed), crash-safe (GRDB; the FastStore library itself keeps
+        // no dependency but swift-atomics).
+        .library(name: "FastStorePersistence", targets: ["FastStorePersistence"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
@@ -30,6 +34,9 @@ let package = Package(
         // each product's sources; `scripts/docs.sh`). A plugin: no product
         // links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // FastStorePersistence's database: SQLite through GRDB (the system's
+        // libsqlite3; Debian: libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -47,6 +54,10 @@ let package = Package(
         .target(
             name: "FastStoreTesting",
             dependencies: ["FastStore"]
+        ),
+        .target(
+            name: "FastStorePersistence",
+            dependencies: ["FastStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // `Sources/CJemalloc` (jemalloc, for the benchmarks' memory figures)
         // is no target of this package: `Benchmarks/Package.swift` declares
@@ -76,6 +87,26 @@ let package = Package(
         .testTarget(
             name: "FastStoreTestingTests",
             dependencies: ["FastStoreTesting", "FastStore"]
+        ),
+        // The persistence tests' model (state, seeded actions, reference),
+        // shared with the process they kill.
+        .target(
+            name: "FastStorePersistenceTestSupport",
+            dependencies: ["FastStore", "FastStoreTestSupport"],
+            path: "Tests/FastStorePersistenceTestSupport"
+        ),
+        // The process `PersistenceCrashTests` kills with SIGKILL.
+        .executableTarget(
+            name: "PersistenceCrashChild",
+            dependencies: ["FastStorePersistence", "FastStorePersistenceTestSupport", "FastStore"],
+            path: "Tests/PersistenceCrashChild"
+        ),
+        .testTarget(
+            name: "FastStorePersistenceTests",
+            dependencies: [
+                "FastStorePersistence", "FastStore", "FastStorePersistenceTestSupport", "FastStoreTestSupport", "PersistenceCrashChild",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

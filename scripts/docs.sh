@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the three products (FastStore,
-# FastStoreReSwift, FastStoreTesting) with swift-docc-plugin, and fails on
+# Builds the DocC documentation of the four products (FastStore,
+# FastStoreReSwift, FastStoreTesting, FastStorePersistence) with swift-docc-plugin, and fails on
 # any warning: docc runs with --warnings-as-errors, and the build's output is
 # checked for any other warning (compiler or plugin).
 #
 #   scripts/docs.sh                 # one archive per product, in .build-docs/archives/
-#   scripts/docs.sh --combined      # one combined archive of the three (experimental)
+#   scripts/docs.sh --combined      # one combined archive of the four (experimental)
 #   scripts/docs.sh --output DIR    # write the archives to DIR instead
 #
 # The catalogs are Sources/<Product>/<Product>.docc. The build uses its own
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 scratch=".build-docs"
 output="$scratch/archives"
 combined=0
-targets=(FastStore FastStoreReSwift FastStoreTesting)
+targets=(FastStore FastStoreReSwift FastStoreTesting FastStorePersistence)
 
 usage() {
     sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'

@@ -1,0 +1,270 @@
+import FastStore
+import Foundation
+
+/// A store's state kept in a SQLite file across launches, saved in
+/// O(changed): a snapshot, then one patch per write of the batches the
+/// store published.
+///
+/// ```swift
+/// let file = try PersistentState(path: url.path, initial: Versioned(AppState(todos: [])))
+/// let store = Store(state: file.state, reducer: reducer)   // the state the file held
+/// try file.keepSaving(store)                               // every batch from now on
+/// ...
+/// try await file.flush()                                   // every batch dispatched so far is on disk
+/// ```
+///
+/// **What is saved, and when.** Each batch the store publishes is handed to
+/// a saver thread (O(1) on the draining thread). The saver writes the
+/// `StatePatch` from the last saved state to the newest published one, in
+/// one SQLite transaction synced to disk: for versioned state its size and
+/// cost follow what changed, not the state. Batches published while a write
+/// runs are saved together by the next one. With
+/// ``PersistenceOptions/Durability/grouped(_:)`` the saver writes at most once
+/// per interval. Every ``PersistenceOptions/compactAfter`` patches it writes a
+/// new snapshot of the whole state and empties the log, in the background.
+///
+/// **What a crash loses.** A batch is *acknowledged* once ``flush()`` (or
+/// ``waitUntilSaved()``), called after it was dispatched, returns. After a
+/// crash at any moment, the file opens to the state after some prefix of the
+/// published batches that includes every acknowledged one: never a torn
+/// state, never a state no batch produced. Batches not acknowledged may be
+/// lost (at most those published since the last write committed).
+///
+/// **Faults.** Opening refuses, with a ``PersistentStateError`` that names the
+/// problem, a file another `PersistentState` has open (in any process), a
+/// file that is not a database or is damaged, a database that is not a state
+/// file, a state saved with another ``PersistenceOptions/version``, a state
+/// that does not decode (naming the coding path), and a patch that does not
+/// apply; the file is then left as it was. When a save fails (a full disk),
+/// the store keeps working in memory, ``PersistenceOptions/onSaveFailure`` is
+/// called, ``flush()`` throws, and the saver retries: nothing published is
+/// dropped, and saving resumes when the write succeeds.
+///
+/// Not built yet: converting a file saved with an earlier version of the
+/// state's shape (a migration hook), and a history of undoable moves kept in
+/// the file.
+public final class PersistentState<State: Codable & Sendable>: @unchecked Sendable {
+    /// The file's path.
+    public let path: String
+    /// The state the file held when it was opened (after its log was
+    /// applied), or `initial` for a new file: create the store with it.
+    public let state: State
+
+    private let saver: _Saver<State>
+    private let fileLock: _FileLock
+    private let lock = NSLock()
+    // NB: guarded by `lock`.
+    private var subscription: StoreSubscription?
+    // NB: the store's `flush()` and `waitUntilIdle()`, safe from any thread
+    // whatever its `Action` (hence the unchecked box).
+    private var storeHandle: _StoreHandle?
+    private var isClosed = false
+
+    /// Opens the state file at `path`, creating it with `initial` when it
+    /// does not exist (or is empty), and starts its saver.
+    ///
+    /// - Complexity: O(the snapshot's size + the log's patches): decoding the
+    ///   snapshot and applying the patches saved since it.
+    /// - Throws: ``PersistentStateError``; the file is then left as it was.
+    public init(path: String, options: PersistenceOptions = .init(), initial: @autoclosure () -> State) throws(PersistentStateError) {
+        self.path = path
+        precondition(options.compactAfter >= 1, "FastStorePersistence: PersistenceOptions.compactAfter must be at least 1, not \(options.compactAfter)")
+        fileLock = try _FileLock(for: path)
+        let database = try _StateDatabase(path: path)
+        let loaded: State
+        let sequence: Int64
+        let logged: Int
+        if let contents = try database.read() {
+            guard contents.version == options.version else {
+                throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
+            }
+            var state = try Self.decodeState(contents.snapshot, path: path)
+            for entry in contents.log {
+                let patch: StatePatch<State>
+                do {
+                    patch = try JSONDecoder().decode(StatePatch<State>.self, from: entry.patch)
+                } catch {
+                    throw .notAStateFile(path: path, reason: "the patch of batch \(entry.sequence) does not decode: \(error)")
+                }
+                do {
+                    state = try patch.apply(to: state)
+                } catch let error as PatchError {
+                    throw .patchDoesNotApply(path: path, sequence: entry.sequence, error: error)
+                } catch {
+                    throw .notAStateFile(path: path, reason: "the patch of batch \(entry.sequence) does not apply: \(error)")
+                }
+            }
+            loaded = state
+            sequence = contents.log.last?.sequence ?? contents.snapshotSequence
+            logged = contents.log.count
+            try database.prepare(creatingWith: nil, version: options.version)
+        } else {
+            loaded = initial()
+            let snapshot: Data
+            do {
+                snapshot = try JSONEncoder().encode(loaded)
+            } catch {
+                throw .saveFailed(path: path, reason: "the initial state does not encode: \(error)")
+            }
+            try database.prepare(creatingWith: snapshot, version: options.version)
+            sequence = 0
+            logged = 0
+        }
+        state = loaded
+        saver = _Saver(database: database, saved: loaded, sequence: sequence, logged: logged, options: options)
+        saver.start()
+    }
+
+    private static func decodeState(_ data: Data, path: String) throws(PersistentStateError) -> State {
+        do {
+            return try JSONDecoder().decode(State.self, from: data)
+        } catch let error as DecodingError {
+            let (codingPath, reason) = Self.describe(error)
+            throw .stateDoesNotDecode(path: path, codingPath: codingPath, reason: reason)
+        } catch {
+            throw .stateDoesNotDecode(path: path, codingPath: "", reason: "\(error)")
+        }
+    }
+
+    /// The coding path of a decoding error, written as Swift access
+    /// (`todos[3].title`), and what went wrong there.
+    static func describe(_ error: DecodingError) -> (String, String) {
+        func render(_ path: [any CodingKey]) -> String {
+            var text = ""
+            for key in path {
+                if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+            }
+            return text.isEmpty ? "<root>" : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return (render(context.codingPath + [key]), "no value for the key '\(key.stringValue)'")
+        case .typeMismatch(let type, let context):
+            return (render(context.codingPath), "expected \(type): \(context.debugDescription)")
+        case .valueNotFound(let type, let context):
+            return (render(context.codingPath), "expected \(type), found null")
+        case .dataCorrupted(let context):
+            return (render(context.codingPath), context.debugDescription)
+        @unknown default:
+            return ("<root>", "\(error)")
+        }
+    }
+
+    /// Saves every batch `store` publishes from now on, and the store's
+    /// current state if it moved on from ``state``.
+    ///
+    /// - Throws: ``PersistentStateError/alreadySaving(path:)`` when a store is
+    ///   already saved, ``PersistentStateError/closed(path:)`` after ``close()``.
+    /// - Complexity: O(1) per published batch on the draining thread.
+    public func keepSaving<Action>(_ store: Store<State, Action>) throws(PersistentStateError) {
+        lock.lock()
+        defer { lock.unlock() }
+        if isClosed { throw .closed(path: path) }
+        if subscription != nil { throw .alreadySaving(path: path) }
+        let saver = self.saver
+        // NB: under the saver's lock, so that a batch published right after
+        // the registration (its delivery waits for the lock) is offered
+        // after the state read with the registration, never before it.
+        subscription = saver.withLock { machine in
+            let (subscription, current) = store._subscribeFromCurrentState { state in saver.offer(state) }
+            _ = machine.offer(current, at: .now)
+            return subscription
+        }
+        storeHandle = _StoreHandle(store)
+    }
+
+    /// Returns once every batch dispatched to the saved store before this
+    /// call is saved: the batch is then acknowledged.
+    ///
+    /// - Throws: the ``PersistentStateError/saveFailed(path:reason:)`` of a write
+    ///   that failed (the state stays pending and is retried), or
+    ///   ``PersistentStateError/closed(path:)``.
+    public func flush() async throws(PersistentStateError) {
+        let (closed, handle) = lock.withLock { (isClosed, storeHandle) }
+        if closed { throw .closed(path: path) }
+        await handle?.flush()
+        let target = saver.published
+        let saver = self.saver
+        let error: PersistentStateError? = await withCheckedContinuation { continuation in
+            saver.wait(for: target) { continuation.resume(returning: $0) }
+        }
+        if let error { throw error }
+    }
+
+    /// Blocks until every batch dispatched to the saved store before this
+    /// call is saved (see ``flush()``).
+    ///
+    /// - Precondition: not called from inside the store's drain.
+    public func waitUntilSaved() throws(PersistentStateError) {
+        let (closed, handle) = lock.withLock { (isClosed, storeHandle) }
+        if closed { throw .closed(path: path) }
+        handle?.waitUntilIdle()
+        let target = saver.published
+        let done = DispatchSemaphore(value: 0)
+        let outcome = _Outcome()
+        saver.wait(for: target) { error in
+            outcome.error = error
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw error }
+    }
+
+    /// The error of the last write, until a write succeeds (`nil` while
+    /// saving works).
+    public var saveFailure: PersistentStateError? { saver.failure }
+
+    /// Stops saving: writes what is pending (one attempt), stops the saver
+    /// and releases the file. Idempotent. Batches the store publishes
+    /// afterwards are not saved.
+    ///
+    /// - Throws: the error of that last write, if it failed: the batches
+    ///   it held are not in the file.
+    public func close() throws(PersistentStateError) {
+        lock.lock()
+        if isClosed { lock.unlock(); return }
+        isClosed = true
+        let subscription = self.subscription
+        self.subscription = nil
+        storeHandle = nil
+        lock.unlock()
+        subscription?.cancel()
+        let error = saver.close()
+        fileLock.release()
+        if let error { throw error }
+    }
+
+    deinit {
+        try? close()
+    }
+
+    /// Test hook: limits the database to `pages` pages, so that a write
+    /// past it fails as on a full disk (`nil` lifts it).
+    @_spi(Testing)
+    public func _limitPages(_ pages: Int?) throws { try saver.limitPages(pages) }
+
+    /// Test hook: the database's size in pages.
+    @_spi(Testing)
+    public func _pageCount() throws -> Int { try saver.pageCount() }
+}
+
+/// The saved store's `flush()` and `waitUntilIdle()`, held weakly. Both are
+/// safe from any thread whatever the store's `Action`, which need not be
+/// `Sendable`: hence `@unchecked`.
+private final class _StoreHandle: @unchecked Sendable {
+    private let flushBody: () async -> Void
+    private let waitBody: () -> Void
+
+    init<State, Action>(_ store: Store<State, Action>) {
+        flushBody = { [weak store] in await store?.flush() }
+        waitBody = { [weak store] in store?.waitUntilIdle() }
+    }
+
+    func flush() async { await flushBody() }
+    func waitUntilIdle() { waitBody() }
+}
+
+/// A result handed from the saver's thread to a blocked caller.
+private final class _Outcome: @unchecked Sendable {
+    var error: PersistentStateError?
+}

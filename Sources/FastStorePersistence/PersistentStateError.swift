@@ -1,0 +1,61 @@
+import FastStore
+
+/// Why a ``PersistentState`` could not open its file, or could not save.
+///
+/// Opening never writes over a file it refuses: the file is left as it was.
+public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
+    /// Another ``PersistentState`` (in this process or another one) has the
+    /// file open. One owner at a time: close the other, or use another file.
+    case fileInUse(path: String)
+    /// The file is not a SQLite database, or SQLite reports it damaged
+    /// (truncated, overwritten): `reason` is SQLite's message. The file is
+    /// left as it was.
+    case unreadableFile(path: String, reason: String)
+    /// The file is a SQLite database without FastStore's tables, or with a
+    /// format this version does not know. The file is left as it was.
+    case notAStateFile(path: String, reason: String)
+    /// The stored state does not decode as `State`: its `Codable` shape
+    /// changed without a new ``PersistenceOptions/version``. `codingPath`
+    /// names where (`todos[3].title`). The file is left as it was.
+    case stateDoesNotDecode(path: String, codingPath: String, reason: String)
+    /// The file was saved with another ``PersistenceOptions/version`` of the
+    /// state's shape. The file is left as it was.
+    case versionMismatch(path: String, saved: Int, expected: Int)
+    /// The patch saved as batch `sequence` does not apply to the state
+    /// before it (a file edited by hand, or written by another state type).
+    /// The file is left as it was.
+    case patchDoesNotApply(path: String, sequence: Int64, error: PatchError)
+    /// Saving failed (a full disk, a file removed, an I/O error): `reason`
+    /// is SQLite's message. The store keeps working in memory, nothing
+    /// published is dropped, and saving is retried; ``PersistentState/flush()``
+    /// throws this until a save succeeds.
+    case saveFailed(path: String, reason: String)
+    /// A ``PersistentState`` saves one store: ``PersistentState/keepSaving(_:)``
+    /// was called a second time.
+    case alreadySaving(path: String)
+    /// The ``PersistentState`` was closed: it saves nothing more.
+    case closed(path: String)
+
+    public var description: String {
+        switch self {
+        case .fileInUse(let path):
+            return "PersistentStateError.fileInUse: '\(path)' is open in another PersistentState (this process or another one)"
+        case .unreadableFile(let path, let reason):
+            return "PersistentStateError.unreadableFile: '\(path)' is not a readable SQLite database (\(reason)); it was left as it was"
+        case .notAStateFile(let path, let reason):
+            return "PersistentStateError.notAStateFile: '\(path)': \(reason); it was left as it was"
+        case .stateDoesNotDecode(let path, let codingPath, let reason):
+            return "PersistentStateError.stateDoesNotDecode: the state saved in '\(path)' does not decode at '\(codingPath)': \(reason) (its Codable shape changed without a new PersistenceOptions.version?); the file was left as it was"
+        case .versionMismatch(let path, let saved, let expected):
+            return "PersistentStateError.versionMismatch: '\(path)' holds a state saved with version \(saved) of its shape, not \(expected); it was left as it was"
+        case .patchDoesNotApply(let path, let sequence, let error):
+            return "PersistentStateError.patchDoesNotApply: batch \(sequence) saved in '\(path)' does not apply: \(error); the file was left as it was"
+        case .saveFailed(let path, let reason):
+            return "PersistentStateError.saveFailed: saving to '\(path)' failed (\(reason)); the store keeps its state in memory and saving is retried"
+        case .alreadySaving(let path):
+            return "PersistentStateError.alreadySaving: the PersistentState of '\(path)' already saves a store"
+        case .closed(let path):
+            return "PersistentStateError.closed: the PersistentState of '\(path)' was closed"
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// The checksum stored beside each blob of the state file: 64-bit FNV-1a,
+/// as a signed integer (SQLite's). Not cryptographic: it catches bytes
+/// changed by damage, not by intent.
+enum _Checksum {
+    /// - Complexity: O(bytes).
+    static func of(_ data: Data) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+}

@@ -1,0 +1,154 @@
+import FastStore
+import Foundation
+
+/// Runs a ``_SaveMachine`` on a thread of its own, under one lock: the
+/// draining thread only hands over the newest state (O(1)); the patch, its
+/// encoding and the SQLite transaction happen here, off the dispatching and
+/// draining threads.
+final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    // NB: guarded by `condition`.
+    private var machine: _SaveMachine<State>
+    private let database: _StateDatabase
+    private let options: PersistenceOptions
+    private let finished = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    // NB: the saver thread's own, never touched elsewhere once it started.
+    private var lastSaved: State
+    private var sequence: Int64
+    private var patchesSinceSnapshot: Int
+    private let encoder = JSONEncoder()
+
+    init(database: _StateDatabase, saved: State, sequence: Int64, logged: Int, options: PersistenceOptions) {
+        self.database = database
+        self.options = options
+        self.lastSaved = saved
+        self.sequence = sequence
+        self.patchesSinceSnapshot = logged
+        self.machine = _SaveMachine(durability: options.durability, retryDelay: options.retryDelay)
+        encoder.outputFormatting = [.sortedKeys]
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "FastStorePersistence saver"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Runs `body` under the saver's lock, then wakes the saver.
+    func withLock<T>(_ body: (inout _SaveMachine<State>) throws -> T) rethrows -> T {
+        condition.lock()
+        defer {
+            condition.signal()
+            condition.unlock()
+        }
+        return try body(&machine)
+    }
+
+    /// Hands over a published state. O(1); wakes the saver.
+    func offer(_ state: State) {
+        condition.lock()
+        _ = machine.offer(state, at: .now)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The number of the last batch handed over.
+    var published: UInt64 { withLock { $0.published } }
+
+    /// The error of the last write, until one succeeds.
+    var failure: PersistentStateError? { withLock { $0.failure } }
+
+    /// Calls `resume` once batch `target` is saved (`nil`) or a write fails
+    /// before (the error).
+    func wait(for target: UInt64, _ resume: @escaping (PersistentStateError?) -> Void) {
+        condition.lock()
+        let now = machine.wait(for: target, resume)
+        condition.signal()
+        condition.unlock()
+        now?(nil)
+    }
+
+    /// Writes what is pending (one attempt), stops the thread and waits for
+    /// it. Returns the error of that last write, if it failed.
+    func close() -> PersistentStateError? {
+        condition.lock()
+        machine.close()
+        condition.signal()
+        condition.unlock()
+        if thread != nil { finished.wait() }
+        thread = nil
+        database.close()
+        return withLock { $0.abandoned ? $0.failure : nil }
+    }
+
+    private func run() {
+        condition.lock()
+        loop: while true {
+            switch machine.next(at: .now) {
+            case .stop:
+                break loop
+            case .wait(let until):
+                if let until {
+                    let seconds = Double((until - .now).components.seconds) + Double((until - .now).components.attoseconds) / 1e18
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: max(0, seconds)))
+                } else {
+                    condition.wait()
+                }
+            case .write(let state, let number):
+                condition.unlock()
+                let error = write(state)
+                condition.lock()
+                let resume: [(PersistentStateError?) -> Void]
+                var report: PersistentStateError?? = nil
+                if let error {
+                    resume = machine.writeFailed(state, number: number, error: error, at: .now)
+                    report = .some(error)
+                } else {
+                    let outcome = machine.writeSucceeded(number)
+                    resume = outcome.resume
+                    if outcome.recovered { report = .some(nil) }
+                }
+                condition.unlock()
+                for waiter in resume { waiter(error) }
+                if let report { options.onSaveFailure?(report) }
+                condition.lock()
+            }
+        }
+        condition.unlock()
+        finished.signal()
+    }
+
+    /// Saves the patch from the last saved state to `state` (nothing when
+    /// they are equal), then compacts the log when it is long enough.
+    private func write(_ state: State) -> PersistentStateError? {
+        do {
+            let patch = try StatePatch(from: lastSaved, to: state)
+            if !patch.isEmpty {
+                let data = try encoder.encode(patch)
+                try database.append(sequence: sequence + 1, patch: data)
+                sequence += 1
+                patchesSinceSnapshot += 1
+            }
+            lastSaved = state
+        } catch let error as PersistentStateError {
+            return error
+        } catch {
+            return .saveFailed(path: database.path, reason: "the state does not encode: \(error)")
+        }
+        if patchesSinceSnapshot >= options.compactAfter {
+            // NB: a failed compaction loses nothing (the log still holds
+            // every patch); it is tried again after the next write.
+            if let snapshot = try? encoder.encode(lastSaved), (try? database.compact(sequence: sequence, snapshot: snapshot)) != nil {
+                patchesSinceSnapshot = 0
+            }
+        }
+        return nil
+    }
+
+    /// Test hook: see ``_StateDatabase/limitPages(_:)``.
+    func limitPages(_ pages: Int?) throws { try database.limitPages(pages) }
+    func pageCount() throws -> Int { try database.pageCount() }
+}

@@ -1,0 +1,47 @@
+import FastStore
+import FastStorePersistence
+import FastStorePersistenceTestSupport
+import Foundation
+
+// The process `PersistenceCrashTests` kills: opens a state file, saves a
+// store to it, dispatches the seeded actions, and after every `ackEvery`
+// actions waits until they are saved and prints `ack N` (N actions
+// acknowledged). Killed with SIGKILL at a random moment by the test.
+//
+// Usage: PersistenceCrashChild PATH SEED COUNT ACK_EVERY DURABILITY(every|grouped) COMPACT_AFTER
+
+/// Writes a line to standard output at once (unbuffered: the process may
+/// be killed right after).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 7, let seed = UInt64(arguments[2]), let count = Int(arguments[3]), let ackEvery = Int(arguments[4]),
+      let compactAfter = Int(arguments[6]), ["every", "grouped"].contains(arguments[5]) else {
+    FileHandle.standardError.write(Data("usage: PersistenceCrashChild PATH SEED COUNT ACK_EVERY every|grouped COMPACT_AFTER\n".utf8))
+    exit(2)
+}
+let options = PersistenceOptions(
+    durability: arguments[5] == "every" ? .everyBatch : .grouped(.milliseconds(5)),
+    compactAfter: compactAfter)
+do {
+    let file = try PersistentState(path: arguments[1], options: options, initial: CrashModel.initial())
+    let store = Store(state: file.state, reducer: CrashModel.reduce)
+    try file.keepSaving(store)
+    let actions = CrashModel.actions(seed: seed, count: count)
+    for (index, action) in actions.enumerated() {
+        store.dispatch(action)
+        if (index + 1) % ackEvery == 0 {
+            try file.waitUntilSaved()
+            say("ack \(index + 1)")
+        }
+    }
+    try file.waitUntilSaved()
+    say("ack \(count)")
+    say("done")
+    try file.close()
+} catch {
+    FileHandle.standardError.write(Data("PersistenceCrashChild: \(error)\n".utf8))
+    exit(1)
+}
