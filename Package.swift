@@ -57,8 +57,11 @@ let package = Package(
         ),
         .target(
             name: "FastStorePersistence",
-            dependencies: ["FastStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FastStore", "CFastStorePersistence", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // `sqlite3_db_config`, variadic, out of Swift's reach (C; the
+        // system's SQLite, which GRDB links).
+        .target(name: "CFastStorePersistence", linkerSettings: [.linkedLibrary("sqlite3")]),
         // `Sources/CJemalloc` (jemalloc, for the benchmarks' memory figures)
         // is no target of this package: `Benchmarks/Package.swift` declares
         // it, so the FastStore library can never link it.

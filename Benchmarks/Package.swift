@@ -236,6 +236,20 @@ let suiteTargets: [Target] = [
         path: "Benchmarks/CollectionBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    // Saving a store's state with FastStorePersistence: the dispatch with
+    // saving on and off, flushed writes, bytes written, opening a file,
+    // against a whole-state JSON save per action.
+    .executableTarget(
+        name: "PersistenceBenchmarks",
+        dependencies: [
+            .product(name: "FastStore", package: "FastStore"),
+            .product(name: "FastStorePersistence", package: "FastStore"),
+            .product(name: "Benchmark", package: "benchmark"),
+            "SuiteSupport",
+        ],
+        path: "Benchmarks/PersistenceBenchmarks",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
     // The same subscriber workload through the ReSwift-compatible facade
     // and through FastStore's API, on plain and versioned state.
     .executableTarget(

@@ -53,6 +53,8 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     private let saver: _Saver<State>
     private let fileLock: _FileLock
     private let lock = NSLock()
+    /// Held for the whole of a ``close()``.
+    private let closing = NSLock()
     // NB: guarded by `lock`.
     private var subscription: StoreSubscription?
     // NB: the store's `flush()` and `waitUntilIdle()`, safe from any thread
@@ -71,10 +73,11 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         precondition(options.compactAfter >= 1, "FastStorePersistence: PersistenceOptions.compactAfter must be at least 1, not \(options.compactAfter)")
         fileLock = try _FileLock(for: path)
         let database = try _StateDatabase(path: path)
+        let contents = try database.read()
         let loaded: State
         let sequence: Int64
         let logged: Int
-        if let contents = try database.read() {
+        if let contents {
             guard contents.version == options.version else {
                 throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
             }
@@ -194,8 +197,11 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// Blocks until every batch dispatched to the saved store before this
     /// call is saved (see ``flush()``).
     ///
-    /// - Precondition: not called from inside the store's drain.
+    /// - Precondition: not called from inside the store's drain, nor from
+    ///   ``PersistenceOptions/onSaveFailure`` (the saver's thread).
     public func waitUntilSaved() throws(PersistentStateError) {
+        precondition(!saver.isCurrentThread,
+                     "FastStorePersistence: waitUntilSaved() called from onSaveFailure, on the saver's thread: it would wait for itself (start a Task and await flush() instead)")
         let (closed, handle) = lock.withLock { (isClosed, storeHandle) }
         if closed { throw .closed(path: path) }
         handle?.waitUntilIdle()
@@ -221,6 +227,16 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// - Throws: the error of that last write, if it failed: the batches
     ///   it held are not in the file.
     public func close() throws(PersistentStateError) {
+        // NB: a second caller waits until the first one's close is done
+        // (the file released), but for a close on the saver's own thread
+        // (from `onSaveFailure`), which the saver finishes when it stops.
+        if saver.isCurrentThread { return try closeOnce() }
+        closing.lock()
+        defer { closing.unlock() }
+        try closeOnce()
+    }
+
+    private func closeOnce() throws(PersistentStateError) {
         lock.lock()
         if isClosed { lock.unlock(); return }
         isClosed = true
@@ -229,8 +245,8 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         storeHandle = nil
         lock.unlock()
         subscription?.cancel()
-        let error = saver.close()
-        fileLock.release()
+        let fileLock = self.fileLock
+        let error = saver.close(then: { fileLock.release() })
         if let error { throw error }
     }
 

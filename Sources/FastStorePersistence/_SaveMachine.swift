@@ -26,6 +26,8 @@ struct _SaveMachine<State> {
     /// A write failed after ``close()``: what is pending stays unsaved.
     private(set) var abandoned = false
     private var waiters: [(target: UInt64, resume: Resume)] = []
+    /// How many of `waiters` were there when the current write began.
+    private var waitersBeforeWrite = 0
 
     let durability: PersistenceOptions.Durability
     let retryDelay: Duration
@@ -68,6 +70,7 @@ struct _SaveMachine<State> {
         pending = nil
         pendingSince = nil
         writing = true
+        waitersBeforeWrite = waiters.count
         return .write(work.state, number: work.number)
     }
 
@@ -100,8 +103,11 @@ struct _SaveMachine<State> {
             pending = (state, number)
             pendingSince = now
         }
-        let failed = waiters.map(\.resume)
-        waiters.removeAll()
+        // NB: only the waiters that were there when this write began: a
+        // later one (a flush after the disk was freed) waits for the next
+        // attempt, made at once since someone waits.
+        let failed = waiters.prefix(waitersBeforeWrite).map(\.resume)
+        waiters.removeFirst(min(waitersBeforeWrite, waiters.count))
         return failed
     }
 
@@ -115,4 +121,15 @@ struct _SaveMachine<State> {
 
     /// No more batches: write what is pending (one attempt), then stop.
     mutating func close() { closing = true }
+
+    /// The saver's thread ended: nothing more is written.
+    private(set) var stopped = false
+
+    /// The thread ends: returns the waiters no write will resume.
+    mutating func stop() -> [Resume] {
+        stopped = true
+        let stranded = waiters.map(\.resume)
+        waiters.removeAll()
+        return stranded
+    }
 }

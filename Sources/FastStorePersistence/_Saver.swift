@@ -13,6 +13,14 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     private let options: PersistenceOptions
     private let finished = DispatchSemaphore(value: 0)
     private var thread: Thread?
+    // NB: guarded by `condition`: whether the saver sleeps in `wait`, so
+    // that an offer wakes it only then (a signal is a system call; while a
+    // write runs the saver takes the newest state when it is done).
+    private var sleeping = false
+    // NB: guarded by `condition`: set by a close called on the saver's own
+    // thread (from `onSaveFailure`, or a `deinit` there), which cannot wait
+    // for that thread: the loop finishes the close when it ends.
+    private var finishOnExit: (() -> Void)?
 
     // NB: the saver thread's own, never touched elsewhere once it started.
     private var lastSaved: State
@@ -47,12 +55,19 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         return try body(&machine)
     }
 
-    /// Hands over a published state. O(1); wakes the saver.
+    /// Hands over a published state. O(1); wakes the saver if it sleeps.
     func offer(_ state: State) {
         condition.lock()
         _ = machine.offer(state, at: .now)
-        condition.signal()
+        if sleeping { condition.signal() }
         condition.unlock()
+    }
+
+    /// Whether the calling thread is the saver's (where `onSaveFailure` runs).
+    var isCurrentThread: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return thread.map { $0 === Thread.current } ?? false
     }
 
     /// The number of the last batch handed over.
@@ -65,6 +80,12 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     /// before (the error).
     func wait(for target: UInt64, _ resume: @escaping (PersistentStateError?) -> Void) {
         condition.lock()
+        if machine.stopped && machine.saved < target {
+            let error = machine.failure ?? .closed(path: database.path)
+            condition.unlock()
+            resume(error)
+            return
+        }
         let now = machine.wait(for: target, resume)
         condition.signal()
         condition.unlock()
@@ -73,30 +94,46 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
 
     /// Writes what is pending (one attempt), stops the thread and waits for
     /// it. Returns the error of that last write, if it failed.
-    func close() -> PersistentStateError? {
+    func close(then release: @escaping () -> Void) -> PersistentStateError? {
         condition.lock()
         machine.close()
         condition.signal()
+        if let thread, thread === Thread.current {
+            finishOnExit = release
+            condition.unlock()
+            return nil
+        }
         condition.unlock()
         if thread != nil { finished.wait() }
         thread = nil
         database.close()
+        release()
         return withLock { $0.abandoned ? $0.failure : nil }
     }
 
     private func run() {
         condition.lock()
-        loop: while true {
+        while true {
             switch machine.next(at: .now) {
             case .stop:
-                break loop
+                let stranded = machine.stop()
+                let error = machine.failure ?? .closed(path: database.path)
+                let finish = finishOnExit
+                condition.unlock()
+                for waiter in stranded { waiter(error) }
+                if let finish { database.close(); finish() }
+                finished.signal()
+                return
             case .wait(let until):
+                sleeping = true
                 if let until {
-                    let seconds = Double((until - .now).components.seconds) + Double((until - .now).components.attoseconds) / 1e18
+                    let left = until - .now
+                    let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
                     _ = condition.wait(until: Date(timeIntervalSinceNow: max(0, seconds)))
                 } else {
                     condition.wait()
                 }
+                sleeping = false
             case .write(let state, let number):
                 condition.unlock()
                 let error = write(state)
@@ -112,13 +149,13 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                     if outcome.recovered { report = .some(nil) }
                 }
                 condition.unlock()
-                for waiter in resume { waiter(error) }
+                // NB: reported before the flushes resume: a flush that threw
+                // (or returned after a recovery) finds the report made.
                 if let report { options.onSaveFailure?(report) }
+                for waiter in resume { waiter(error) }
                 condition.lock()
             }
         }
-        condition.unlock()
-        finished.signal()
     }
 
     /// Saves the patch from the last saved state to `state` (nothing when

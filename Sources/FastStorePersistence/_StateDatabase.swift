@@ -1,3 +1,4 @@
+import CFastStorePersistence
 import Foundation
 import GRDB
 
@@ -49,9 +50,12 @@ struct _StateDatabase {
     }
 
     /// Reads the file: `nil` when it holds no table at all (a new or empty
-    /// file), else its contents. Writes nothing.
+    /// file), else its contents. Writes nothing: until ``prepare(creatingWith:version:)``
+    /// accepts the file, closing the connection leaves a WAL (what a crash
+    /// leaves) where it is, not checkpointed into the file.
     func read() throws(PersistentStateError) -> Contents? {
         do {
+            try setCheckpointOnClose(false)
             return try queue.read { db -> Contents? in
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 if tables.isEmpty { return nil }
@@ -76,9 +80,17 @@ struct _StateDatabase {
                     throw _Refusal.damaged("the snapshot's checksum does not match its contents")
                 }
                 var log: [(sequence: Int64, patch: Data)] = []
-                for row in try Row.fetchAll(db, sql: "SELECT sequence, patch, checksum FROM faststore_log WHERE sequence > ? ORDER BY sequence", arguments: [sequence]) {
+                // NB: the log always holds batches snapshot + 1, + 2, ...: a
+                // gap or an older batch is a damaged sequence number (no
+                // checksum covers them).
+                var expected = sequence + 1
+                for row in try Row.fetchAll(db, sql: "SELECT sequence, patch, checksum FROM faststore_log ORDER BY sequence") {
                     let patch: Data = row["patch"]
                     let entry: Int64 = row["sequence"]
+                    guard entry == expected else {
+                        throw _Refusal.damaged("the log holds batch \(entry) where batch \(expected) belongs (the snapshot is after batch \(sequence))")
+                    }
+                    expected += 1
                     guard _Checksum.of(patch) == row["checksum"] else {
                         throw _Refusal.damaged("the checksum of batch \(entry)'s patch does not match its contents")
                     }
@@ -100,6 +112,7 @@ struct _StateDatabase {
     /// schema and the first snapshot when the file was new.
     func prepare(creatingWith snapshot: Data?, version: Int) throws(PersistentStateError) {
         do {
+            try setCheckpointOnClose(true)
             // NB: outside a transaction, as SQLite requires for these.
             _ = try queue.writeWithoutTransaction { db in
                 try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
@@ -145,6 +158,15 @@ struct _StateDatabase {
             }
         } catch {
             throw .saveFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// Whether closing the connection checkpoints the WAL into the file.
+    private func setCheckpointOnClose(_ enabled: Bool) throws {
+        try queue.writeWithoutTransaction { db in
+            let code = cfaststore_set_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection), enabled ? 1 : 0)
+            // NB: 0 is SQLITE_OK.
+            if code != 0 { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "sqlite3_db_config(NO_CKPT_ON_CLOSE) failed") }
         }
     }
 

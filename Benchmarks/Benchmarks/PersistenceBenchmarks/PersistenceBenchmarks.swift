@@ -1,0 +1,236 @@
+import Benchmark
+@_spi(Testing) import FastStore
+import FastStorePersistence
+import Foundation
+import SuiteSupport
+
+// Saving a store's state with FastStorePersistence, on the README's todo
+// shape (an `IdentifiedList` of `Todo`: an id, a 24-byte title, `done`) at
+// N = 1,000, 100,000 and 1,000,000 items (`PERSIST_SIZES`, comma-separated,
+// overrides them), one row toggled per action:
+//
+// - `Persistence.dispatch.off.N<n>`: a dispatch, the store alone (the
+//   baseline).
+// - `Persistence.dispatch.on.N<n>`: the same store saved by a
+//   `PersistentState` (`.everyBatch`): what saving costs the dispatching
+//   thread (it hands each batch to the saver, O(1)). Goal: within 1.1x of off.
+// - `Persistence.flushed.N<n>`: a dispatch and `waitUntilSaved()`: one
+//   write committed and synced per action; its inverse is the syncs per
+//   second.
+// - `Persistence.bytesWrittenPerAction.N<n>`: bytes the process wrote
+//   (`wchar` of /proc/self/io: the WAL's frames and the checkpoints) per
+//   flushed action, over 200 actions. Linux only (0 elsewhere).
+// - `Persistence.wholeStateJSON.N<n>`: the shape of TCA's
+//   `@Shared(.fileStorage)` and redux-persist: the whole state encoded as
+//   JSON and written to a file (atomically, no sync) after every action.
+// - `Persistence.wholeStateBytesPerAction.N<n>`: the bytes that write
+//   writes per action.
+// - `Persistence.open.N<n>.patches<p>`: opening a file holding a snapshot of
+//   N items and p patches (p = 10,000 at N = 1,000,000; `PERSIST_PATCHES`).
+//   Goal at 1,000,000 items and 10,000 patches: at most 1 s.
+//
+// Files go to a temporary folder, removed at the end of each benchmark.
+// Names have no spaces (package-benchmark's threshold files break on them).
+
+struct Todo: Codable, Identifiable, Equatable, Sendable {
+    let id: Int
+    var title: String
+    var done = false
+}
+
+struct AppState: Codable, Sendable {
+    var todos: IdentifiedList<Todo>
+    var filter = "all"
+}
+
+typealias State = Versioned<AppState>
+
+enum Action: Sendable { case toggle(Int) }
+
+func reduce(_ state: inout State, _ action: Action) {
+    switch action { case .toggle(let id): state.todos[id: id]?.done.toggle() }
+}
+
+func makeState(_ n: Int) -> State {
+    Versioned(AppState(todos: IdentifiedList((0..<n).map { Todo(id: $0, title: "todo \($0) ..................") })))
+}
+
+let sizes: [Int] = ProcessInfo.processInfo.environment["PERSIST_SIZES"]
+    .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 100_000, 1_000_000]
+
+/// A folder of its own for one benchmark's files.
+func scratchFolder(_ name: String) -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("PersistenceBenchmarks-\(name)-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Bytes this process passed to `write` so far (`wchar`, /proc/self/io).
+func bytesWritten() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("wchar:") {
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+    return 0
+}
+
+/// A store of `n` todos, saved to a new file when `saved`.
+final class Fixture: @unchecked Sendable {
+    let folder: URL
+    let store: Store<State, Action>
+    let file: PersistentState<State>?
+    let n: Int
+    var step = 0
+
+    init(n: Int, saved: Bool, name: String) {
+        self.n = n
+        folder = scratchFolder(name)
+        let state = makeState(n)
+        if saved {
+            let file = try! PersistentState(path: folder.appendingPathComponent("state.sqlite").path, initial: state)
+            store = Store(state: file.state, reducer: reduce)
+            try! file.keepSaving(store)
+            self.file = file
+        } else {
+            store = Store(state: state, reducer: reduce)
+            file = nil
+        }
+    }
+
+    /// Toggles the next row (spread over the list).
+    func dispatch() {
+        step &+= 1
+        store.dispatch(.toggle((step &* 7_919) % n))
+    }
+
+    func close() {
+        try? file?.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// The fixture of the benchmark that runs, made by its `setup` (once, not
+/// per sample) and closed by its `teardown`.
+final class Current: @unchecked Sendable {
+    static let shared = Current()
+    var fixture: Fixture?
+}
+
+/// Writes a file of a snapshot of `n` items and `patches` patches (each
+/// action flushed on its own), closes it, and returns its path.
+func makeLoggedFile(n: Int, patches: Int, in folder: URL) -> String {
+    let path = folder.appendingPathComponent("state.sqlite").path
+    let file = try! PersistentState(path: path, options: .init(compactAfter: patches + 1), initial: makeState(n))
+    let store = Store(state: file.state, reducer: reduce)
+    try! file.keepSaving(store)
+    for i in 0..<patches {
+        store.dispatch(.toggle((i &* 7_919) % n))
+        try! file.waitUntilSaved()
+    }
+    try! file.close()
+    return path
+}
+
+let benchmarks: @Sendable () -> Void = {
+    precondition(!_DrainSimulator.internalChecksEnabled,
+                 "FastStore was built with FASTSTORE_INTERNAL_CHECKS (a debug build): benchmark a release build")
+
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        warmupIterations: 10,
+        scalingFactor: .one,
+        maxDuration: .seconds(2),
+        maxIterations: 10_000,
+        thresholds: allocationCountGate
+    )
+
+    for n in sizes {
+        for saved in [false, true] {
+            let name = "Persistence.dispatch.\(saved ? "on" : "off").N\(n)"
+            Benchmark(name, closure: { benchmark in
+                let fixture = Current.shared.fixture!
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { fixture.dispatch() }
+                benchmark.stopMeasurement()
+            }, setup: {
+                Current.shared.fixture = Fixture(n: n, saved: saved, name: name)
+            }, teardown: {
+                Current.shared.fixture?.close()
+                Current.shared.fixture = nil
+            })
+        }
+
+        Benchmark("Persistence.flushed.N\(n)", configuration: .init(maxIterations: 1_000), closure: { benchmark in
+            let fixture = Current.shared.fixture!
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                fixture.dispatch()
+                try! fixture.file!.waitUntilSaved()
+            }
+            benchmark.stopMeasurement()
+        }, setup: {
+            Current.shared.fixture = Fixture(n: n, saved: true, name: "flushed")
+        }, teardown: {
+            Current.shared.fixture?.close()
+            Current.shared.fixture = nil
+        })
+
+        let written = BenchmarkMetric.custom("bytesWrittenPerAction", polarity: .prefersSmaller, useScalingFactor: false)
+        Benchmark("Persistence.bytesWrittenPerAction.N\(n)",
+                  configuration: .init(metrics: [written], warmupIterations: 0, maxIterations: 1, thresholds: nil)) { benchmark in
+            let fixture = Fixture(n: n, saved: true, name: "written")
+            fixture.dispatch()
+            try! fixture.file!.waitUntilSaved()
+            let actions = 200
+            let before = bytesWritten()
+            for _ in 0..<actions {
+                fixture.dispatch()
+                try! fixture.file!.waitUntilSaved()
+            }
+            benchmark.measurement(written, (bytesWritten() - before) / actions)
+            fixture.close()
+        }
+
+        Benchmark("Persistence.wholeStateJSON.N\(n)",
+                  configuration: .init(maxIterations: n >= 1_000_000 ? 5 : n >= 100_000 ? 50 : 1_000), closure: { benchmark in
+            let fixture = Current.shared.fixture!
+            let url = fixture.folder.appendingPathComponent("state.json")
+            let encoder = JSONEncoder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                fixture.dispatch()
+                try! encoder.encode(fixture.store.state).write(to: url, options: .atomic)
+            }
+            benchmark.stopMeasurement()
+        }, setup: {
+            Current.shared.fixture = Fixture(n: n, saved: false, name: "whole")
+        }, teardown: {
+            Current.shared.fixture?.close()
+            Current.shared.fixture = nil
+        })
+
+        let wholeBytes = BenchmarkMetric.custom("wholeStateBytesPerAction", polarity: .prefersSmaller, useScalingFactor: false)
+        Benchmark("Persistence.wholeStateBytesPerAction.N\(n)",
+                  configuration: .init(metrics: [wholeBytes], warmupIterations: 0, maxIterations: 1, thresholds: nil)) { benchmark in
+            let fixture = Fixture(n: n, saved: false, name: "wholeBytes")
+            fixture.dispatch()
+            benchmark.measurement(wholeBytes, try! JSONEncoder().encode(fixture.store.state).count)
+            fixture.close()
+        }
+
+        let patches = n >= 1_000_000 ? (ProcessInfo.processInfo.environment["PERSIST_PATCHES"].flatMap(Int.init) ?? 10_000) : 1_000
+        Benchmark("Persistence.open.N\(n).patches\(patches)",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxIterations: n >= 1_000_000 ? 5 : 50)) { benchmark in
+            let folder = scratchFolder("open")
+            let path = makeLoggedFile(n: n, patches: patches, in: folder)
+            for _ in benchmark.scaledIterations {
+                benchmark.startMeasurement()
+                let file = try! PersistentState(path: path, initial: makeState(0))
+                benchmark.stopMeasurement()
+                precondition(file.state.todos.count == n)
+                try! file.close()
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+}
