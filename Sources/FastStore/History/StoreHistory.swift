@@ -35,9 +35,16 @@
 /// One history per store: a second one would record the first one's moves
 /// as nothing (moves carry no actions).
 ///
-/// - Note: entries share their unchanged parts with each other and with the
-///   store (copy-on-write): what an entry retains is what its batch wrote
-///   (for versioned state, the paths it copied).
+/// ## Storage
+/// By default (``Storage/states``) an entry keeps its whole state. Entries
+/// share their unchanged parts with each other and with the store
+/// (copy-on-write): what an entry retains is what its batch wrote, for
+/// versioned state the paths it copied (a few KiB per one-row action on a
+/// large list). With ``Storage/patches`` (a `Codable` state) an entry keeps
+/// its batch's ``StatePatch`` instead: far less memory, for a diff per
+/// recorded batch and a patch applied per entry a move crosses. See
+/// ``Storage`` for the trade, and docs/benchmarks/MEASUREMENTS.md for its
+/// figures.
 public final class StoreHistory<State, Action> {
     /// How many entries a history keeps.
     public struct Limit: Sendable, Hashable {
@@ -46,6 +53,40 @@ public final class StoreHistory<State, Action> {
 
         /// At most `count` entries.
         public static func entries(_ count: Int) -> Limit { Limit(entries: count) }
+    }
+
+    /// What an entry keeps of its state.
+    public struct Storage: Sendable, Hashable {
+        /// Every how many entries the whole state is kept as well; `nil` for
+        /// ``states``, 0 for none.
+        let _checkpointEvery: Int?
+
+        /// Each entry keeps its whole state (shared copy-on-write with the
+        /// others). A move republishes the kept state.
+        public static var states: Storage { Storage(_checkpointEvery: nil) }
+
+        /// Each entry keeps its batch's patch (the operations of
+        /// ``StatePatch``), not its state. Recording a batch diffs the two
+        /// states (in O(what changed), on the draining thread); a move
+        /// rebuilds the target state from the current one by applying the
+        /// patches between (inverted to go back), then republishes it like
+        /// ``states``. Needs a `Codable` state
+        /// (``StoreHistory/init(_:limit:storage:)``).
+        ///
+        /// No whole state is kept but the first entry's (and an entry's
+        /// whose state could not be diffed): a kept state retains every node
+        /// that differs from its neighbours, which on a large list is what
+        /// ``states`` keeps per entry.
+        public static var patches: Storage { Storage(_checkpointEvery: 0) }
+
+        /// ``patches`` with the whole state kept every `checkpointEvery`
+        /// entries too (for tests of the rebuild from a kept state).
+        @_spi(Testing)
+        public static func _patches(checkpointEvery: Int) -> Storage {
+            _usagePrecondition(checkpointEvery >= 1,
+                               "FastStore: StoreHistory checkpointEvery must be at least 1, got \(checkpointEvery)")
+            return Storage(_checkpointEvery: checkpointEvery)
+        }
     }
 
     /// One recorded state.
@@ -63,29 +104,71 @@ public final class StoreHistory<State, Action> {
     private let _limit: Limit
     private let _lock = _Lock()
     /// Guarded by `_lock`; written on the store's draining thread only.
-    private var _timeline: _HistoryTimeline<Entry>
+    private var _timeline: _HistoryTimeline<_HistoryRecord<State, Action>>
+    /// The state at `_timeline.current` (the store's published state, or the
+    /// state a move is publishing). Guarded by `_lock`; written on the
+    /// store's draining thread only.
+    // NB: implicitly unwrapped only because the subscriber is registered (and
+    // captures `self`) before the store hands over its state.
+    private var _currentState: State!
+    /// How patches are made and applied; `nil` with `.states` storage.
+    private let _codec: _HistoryPatchCodec<State>?
     private var _subscriber: _Subscriber<State>?
 
-    /// Starts recording `store`'s published states.
+    /// Starts recording `store`'s published states, keeping each whole
+    /// (``Storage/states``).
     ///
     /// - Precondition: `limit.entries >= 1`.
     /// - Complexity: O(1).
-    public init(_ store: Store<State, Action>, limit: Limit = .entries(1000)) {
+    public convenience init(_ store: Store<State, Action>, limit: Limit = .entries(1000)) {
+        self.init(store, limit: limit, codec: nil)
+    }
+
+    private init(_ store: Store<State, Action>, limit: Limit, codec: _HistoryPatchCodec<State>?) {
         _usagePrecondition(limit.entries >= 1, "FastStore: StoreHistory limit must keep at least 1 entry, got \(limit.entries)")
         _store = store
         _limit = limit
+        _codec = codec
         _timeline = _HistoryTimeline(limit: limit.entries)
         let owned = store._owned
         let (subscriber, state) = store._addSubscriberReadingState(countsAsCauseReceiver: true) { [weak self] state in
             guard let self else { return false }
             // NB: a batch has at least one action; a history move has none
-            // and is already where the timeline points.
-            guard let actions = owned.pointee.causes, !actions.isEmpty else { return true }
-            self._lock.withLock { self._timeline.record { Entry(index: $0, state: state, actions: actions) } }
+            // and is already where the timeline points (its state is the
+            // republished one, equal to the one the move chose).
+            guard let actions = owned.pointee.causes, !actions.isEmpty else {
+                self._lock.withLock { self._currentState = state }
+                return true
+            }
+            self._record(state, actions: actions)
             return true
         }
-        _timeline.record { Entry(index: $0, state: state, actions: []) }
+        _currentState = state
+        _timeline.record { _ in _HistoryRecord(actions: [], state: state, patch: nil) }
         _subscriber = subscriber
+    }
+
+    /// Records a batch's published state, on the draining thread.
+    private func _record(_ state: State, actions: [Action]) {
+        guard let codec = _codec else {
+            _lock.withLock {
+                _currentState = state
+                _timeline.record { _ in _HistoryRecord(actions: actions, state: state, patch: nil) }
+            }
+            return
+        }
+        // NB: the diff runs outside the lock: `_currentState` is written on
+        // this thread only. A state that cannot be diffed (its encoding
+        // throws) is kept whole.
+        let patch = try? codec.diff(_currentState, state)
+        _lock.withLock {
+            _currentState = state
+            _timeline.record { index in
+                let checkpoint = patch == nil
+                    || (codec.checkpointEvery > 0 && index % codec.checkpointEvery == 0)
+                return _HistoryRecord(actions: actions, state: checkpoint ? state : nil, patch: patch)
+            }
+        }
     }
 
     deinit {
@@ -107,8 +190,28 @@ public final class StoreHistory<State, Action> {
     /// The entry numbered `index`, or `nil` when it is evicted or beyond the
     /// newest.
     ///
-    /// - Complexity: O(1).
-    public subscript(index: Int) -> Entry? { _lock.withLock { _timeline[index] } }
+    /// - Complexity: O(1) with ``Storage/states``; with
+    ///   ``Storage/patches``, the patches between the entry and the current
+    ///   one applied (see ``jump(to:)``), under the history's lock.
+    public subscript(index: Int) -> Entry? {
+        _lock.withLock {
+            guard let record = _timeline[index] else { return nil }
+            return Entry(index: index, state: _state(at: index, record: record), actions: record.actions)
+        }
+    }
+
+    /// The state of the kept entry `index`. Called under `_lock`.
+    private func _state(at index: Int, record: _HistoryRecord<State, Action>) -> State {
+        if let state = record.state { return state }
+        guard let codec = _codec else { return record.state! }
+        do {
+            return try _timeline.state(at: index, currentState: _currentState, codec: codec)
+        } catch {
+            // NB: the patches were made by diffing the states they join; one
+            // that does not apply is a bug in FastStore, not a misuse.
+            fatalError("FastStore: internal error: history entry \(index) could not be rebuilt from its patches: \(error)")
+        }
+    }
 
     /// Republishes the entry before the current one.
     ///
@@ -142,11 +245,16 @@ public final class StoreHistory<State, Action> {
     ///   older than those kept, ``StoreHistoryError/noSuchEntry(index:newest:)``
     ///   beyond the newest, ``StoreHistoryError/insideDrain`` from the
     ///   store's own drain.
+    /// - Throws: also the ``PatchError`` of a patch that did not apply
+    ///   (``Storage/patches``; the move is not made).
     /// - Complexity: for versioned state, O(nodes that differ between the
     ///   two states × their stored fields), plus O(c × log n) for c changed
     ///   elements of a collection, plus the consumers those writes affect:
     ///   independent of how many entries apart the two states are. Plain
-    ///   state: every consumer compares.
+    ///   state: every consumer compares. With ``Storage/patches``, plus one
+    ///   patch applied per entry between the current one and `index` (one
+    ///   for an undo or redo), each in O(its writes × the depth of their
+    ///   paths) through `Codable`.
     public func jump(to index: Int) throws {
         try _move { timeline in
             let kept = timeline.indices
@@ -157,16 +265,35 @@ public final class StoreHistory<State, Action> {
     }
 
     /// Queues a move to the entry `target` picks, in the store's order.
-    private func _move(_ target: @escaping (_HistoryTimeline<Entry>) throws -> Int) throws {
-        let replacement = _StoreReplacement<State> { [self] _ in
+    private func _move(_ target: @escaping (_HistoryTimeline<_HistoryRecord<State, Action>>) throws -> Int) throws {
+        let replacement = _StoreReplacement<State> { [self] current in
             try _lock.withLock {
                 let index = try target(_timeline)
                 if index == _timeline.current { return nil }
+                let record = _timeline[index]!
+                let state: State
+                if let kept = record.state {
+                    state = kept
+                } else {
+                    state = try _timeline.state(at: index, currentState: current, codec: _codec!)
+                }
                 _timeline.current = index
-                return _timeline[index]!.state
+                _currentState = state
+                return state
             }
         }
         try _store._replace(replacement)
+    }
+}
+
+extension StoreHistory where State: Codable {
+    /// Starts recording `store`'s published states, keeping them as
+    /// `storage` says.
+    ///
+    /// - Precondition: `limit.entries >= 1`.
+    /// - Complexity: O(1).
+    public convenience init(_ store: Store<State, Action>, limit: Limit = .entries(1000), storage: Storage) {
+        self.init(store, limit: limit, codec: storage._checkpointEvery.map { _HistoryPatchCodec(checkpointEvery: $0) })
     }
 }
 

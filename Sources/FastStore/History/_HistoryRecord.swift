@@ -1,0 +1,75 @@
+/// One recorded entry as a ``StoreHistory`` keeps it: the batch's actions,
+/// and either the whole state, or the patch from the entry before (with the
+/// whole state kept at checkpoints), or both.
+internal struct _HistoryRecord<State, Action> {
+    var actions: [Action]
+    /// The state, kept for every entry with `.states` storage; with
+    /// `.patches`, for the first entry, where a patch could not be made, and
+    /// at checkpoints (tests only).
+    var state: State?
+    /// The writes from the entry before to this one, packed (`_PatchBytes`;
+    /// `nil` for the first entry, and with `.states` storage).
+    var patch: [UInt8]?
+}
+
+/// How a ``StoreHistory`` with `.patches` storage makes and applies its
+/// patches: closures over `StatePatch`, which needs a `Codable` state that
+/// the history's own type does not require.
+internal struct _HistoryPatchCodec<State> {
+    /// Every how many entries the whole state is kept too (0: never).
+    let checkpointEvery: Int
+    /// The operations that turn the first state into the second, packed.
+    let diff: (State, State) throws -> [UInt8]
+    /// The state the packed operations make of the given one, or (with
+    /// `inverted`) the state they were made from.
+    let apply: ([UInt8], _ inverted: Bool, State) throws -> State
+
+    init(checkpointEvery: Int) where State: Codable {
+        self.checkpointEvery = checkpointEvery
+        diff = { old, new in _PatchBytes.pack(try StatePatch<State>(from: old, to: new).operations) }
+        apply = { bytes, inverted, state in
+            let patch = StatePatch<State>(operations: _PatchBytes.unpack(bytes))
+            return try (inverted ? patch.inverted() : patch).apply(to: state)
+        }
+    }
+}
+
+extension _HistoryTimeline {
+    /// The state of entry `index` (kept), rebuilt from the nearest entry whose
+    /// state is known (a kept one, or `current`, whose state is `currentState`)
+    /// by applying the patches between, forwards or inverted.
+    ///
+    /// NB: the nearest known state on each side is taken: an entry without a
+    /// patch keeps its state, so no walk from the nearest one crosses a
+    /// missing patch.
+    ///
+    /// - Complexity: O(d) patch applications, d the distance to the nearest
+    ///   known state, each in O(its writes × the depth of their paths).
+    func state<State, Action>(
+        at index: Int, currentState: State, codec: _HistoryPatchCodec<State>
+    ) throws -> State where Entry == _HistoryRecord<State, Action> {
+        func known(_ k: Int) -> State? { k == current ? currentState : self[k]?.state }
+        if let state = known(index) { return state }
+        let kept = indices
+        // NB: both sides at once, nearest first: the scan stops at the
+        // first known state, so it costs the distance walked, not the
+        // entries kept.
+        var distance = 1
+        while index - distance >= kept.lowerBound || index + distance <= kept.upperBound {
+            let below = index - distance
+            if below >= kept.lowerBound, var state = known(below) {
+                for k in below + 1 ... index { state = try codec.apply(self[k]!.patch!, false, state) }
+                return state
+            }
+            let above = index + distance
+            if above <= kept.upperBound, var state = known(above) {
+                for k in stride(from: above, to: index, by: -1) {
+                    state = try codec.apply(self[k]!.patch!, true, state)
+                }
+                return state
+            }
+            distance += 1
+        }
+        preconditionFailure("FastStore: internal error: no known state around history entry \(index)")
+    }
+}
