@@ -20,10 +20,10 @@ public struct PersistenceOptions: Sendable {
     /// Opening replays the log, so this bounds the time to open.
     public var compactAfter: Int
     /// The version of `State`'s `Codable` shape, stored with the state
-    /// (default 1). A file saved with another version is refused with
-    /// ``PersistentStateError/versionMismatch(path:saved:expected:)``, before
-    /// anything is decoded: raise it when the shape changes. (Converting a
-    /// file of an earlier version is not built yet.)
+    /// (default 1): raise it when the shape changes. A file saved with
+    /// another version opens through the ``PersistentState/Migration`` given
+    /// for it, and is refused without one, before anything is decoded, with
+    /// ``PersistentStateError/versionMismatch(path:saved:expected:)``.
     public var version: Int
     /// Called on the saver's thread when a save fails (the store keeps
     /// working; the save is retried) and when saving resumes (`nil`).

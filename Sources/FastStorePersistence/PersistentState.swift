@@ -40,9 +40,12 @@ import Foundation
 /// called, ``flush()`` throws, and the saver retries: nothing published is
 /// dropped, and saving resumes when the write succeeds.
 ///
-/// Not built yet: converting a file saved with an earlier version of the
-/// state's shape (a migration hook), and a history of undoable moves kept in
-/// the file.
+/// **A changed shape.** Raise ``PersistenceOptions/version`` when the
+/// state's `Codable` shape changes, and give a ``Migration`` from each
+/// earlier version whose files may exist: it decodes the old file with the
+/// old type and converts it.
+///
+/// Not built yet: a history of undoable moves kept in the file.
 public final class PersistentState<State: Codable & Sendable>: @unchecked Sendable {
     /// The file's path.
     public let path: String
@@ -65,12 +68,25 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// Opens the state file at `path`, creating it with `initial` when it
     /// does not exist (or is empty), and starts its saver.
     ///
+    /// - Parameter migrations: How to open files saved with earlier versions
+    ///   of the state's shape (``Migration``); a file of another version
+    ///   without one is refused.
     /// - Complexity: O(the snapshot's size + the log's patches): decoding the
-    ///   snapshot and applying the patches saved since it.
+    ///   snapshot and applying the patches saved since it (plus, for a
+    ///   migrated file, the conversion and a new snapshot written).
     /// - Throws: ``PersistentStateError``; the file is then left as it was.
-    public init(path: String, options: PersistenceOptions = .init(), initial: @autoclosure () -> State) throws(PersistentStateError) {
+    public init(
+        path: String, options: PersistenceOptions = .init(), migrations: [Migration] = [],
+        initial: @autoclosure () -> State
+    ) throws(PersistentStateError) {
         self.path = path
         precondition(options.compactAfter >= 1, "FastStorePersistence: PersistenceOptions.compactAfter must be at least 1, not \(options.compactAfter)")
+        for migration in migrations {
+            precondition(migration.version != options.version,
+                         "FastStorePersistence: a migration from version \(migration.version), the current PersistenceOptions.version")
+            precondition(migrations.filter { $0.version == migration.version }.count == 1,
+                         "FastStorePersistence: two migrations from version \(migration.version)")
+        }
         fileLock = try _FileLock(for: path)
         let database = try _StateDatabase(path: path)
         let contents = try database.read()
@@ -78,29 +94,28 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         let sequence: Int64
         let logged: Int
         if let contents {
-            guard contents.version == options.version else {
+            let last = contents.log.last?.sequence ?? contents.snapshotSequence
+            if contents.version == options.version {
+                loaded = try _replay(State.self, contents, path: path)
+                logged = contents.log.count
+                try database.prepare(creatingWith: nil, version: options.version)
+            } else if let migration = migrations.first(where: { $0.version == contents.version }) {
+                // NB: everything in memory first; the file is written only
+                // by the one transaction that replaces it.
+                loaded = try migration.load(contents, path)
+                let snapshot: Data
+                do {
+                    snapshot = try JSONEncoder().encode(loaded)
+                } catch {
+                    throw .migrationFailed(path: path, from: contents.version, reason: "the converted state does not encode: \(error)")
+                }
+                try database.prepare(creatingWith: nil, version: options.version)
+                try database.replace(sequence: last, snapshot: snapshot, version: options.version)
+                logged = 0
+            } else {
                 throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
             }
-            var state = try Self.decodeState(contents.snapshot, path: path)
-            for entry in contents.log {
-                let patch: StatePatch<State>
-                do {
-                    patch = try JSONDecoder().decode(StatePatch<State>.self, from: entry.patch)
-                } catch {
-                    throw .notAStateFile(path: path, reason: "the patch of batch \(entry.sequence) does not decode: \(error)")
-                }
-                do {
-                    state = try patch.apply(to: state)
-                } catch let error as PatchError {
-                    throw .patchDoesNotApply(path: path, sequence: entry.sequence, error: error)
-                } catch {
-                    throw .notAStateFile(path: path, reason: "the patch of batch \(entry.sequence) does not apply: \(error)")
-                }
-            }
-            loaded = state
-            sequence = contents.log.last?.sequence ?? contents.snapshotSequence
-            logged = contents.log.count
-            try database.prepare(creatingWith: nil, version: options.version)
+            sequence = last
         } else {
             loaded = initial()
             let snapshot: Data
@@ -116,41 +131,6 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         state = loaded
         saver = _Saver(database: database, saved: loaded, sequence: sequence, logged: logged, options: options)
         saver.start()
-    }
-
-    private static func decodeState(_ data: Data, path: String) throws(PersistentStateError) -> State {
-        do {
-            return try JSONDecoder().decode(State.self, from: data)
-        } catch let error as DecodingError {
-            let (codingPath, reason) = Self.describe(error)
-            throw .stateDoesNotDecode(path: path, codingPath: codingPath, reason: reason)
-        } catch {
-            throw .stateDoesNotDecode(path: path, codingPath: "", reason: "\(error)")
-        }
-    }
-
-    /// The coding path of a decoding error, written as Swift access
-    /// (`todos[3].title`), and what went wrong there.
-    static func describe(_ error: DecodingError) -> (String, String) {
-        func render(_ path: [any CodingKey]) -> String {
-            var text = ""
-            for key in path {
-                if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
-            }
-            return text.isEmpty ? "<root>" : text
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return (render(context.codingPath + [key]), "no value for the key '\(key.stringValue)'")
-        case .typeMismatch(let type, let context):
-            return (render(context.codingPath), "expected \(type): \(context.debugDescription)")
-        case .valueNotFound(let type, let context):
-            return (render(context.codingPath), "expected \(type), found null")
-        case .dataCorrupted(let context):
-            return (render(context.codingPath), context.debugDescription)
-        @unknown default:
-            return ("<root>", "\(error)")
-        }
     }
 
     /// Saves every batch `store` publishes from now on, and the store's

@@ -19,8 +19,14 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
     /// names where (`todos[3].title`). The file is left as it was.
     case stateDoesNotDecode(path: String, codingPath: String, reason: String)
     /// The file was saved with another ``PersistenceOptions/version`` of the
-    /// state's shape. The file is left as it was.
+    /// state's shape, and no ``PersistentState/Migration`` from it was
+    /// given. The file is left as it was.
     case versionMismatch(path: String, saved: Int, expected: Int)
+    /// Opening a file of version `from` through its
+    /// ``PersistentState/Migration`` failed: the conversion threw, or the
+    /// converted state does not encode (`reason`). The file is left as it
+    /// was.
+    case migrationFailed(path: String, from: Int, reason: String)
     /// The patch saved as batch `sequence` does not apply to the state
     /// before it (a file edited by hand, or written by another state type).
     /// The file is left as it was.
@@ -48,6 +54,8 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
             return "PersistentStateError.stateDoesNotDecode: the state saved in '\(path)' does not decode at '\(codingPath)': \(reason) (its Codable shape changed without a new PersistenceOptions.version?); the file was left as it was"
         case .versionMismatch(let path, let saved, let expected):
             return "PersistentStateError.versionMismatch: '\(path)' holds a state saved with version \(saved) of its shape, not \(expected); it was left as it was"
+        case .migrationFailed(let path, let from, let reason):
+            return "PersistentStateError.migrationFailed: migrating the state saved in '\(path)' from version \(from) failed: \(reason); the file was left as it was"
         case .patchDoesNotApply(let path, let sequence, let error):
             return "PersistentStateError.patchDoesNotApply: batch \(sequence) saved in '\(path)' does not apply: \(error); the file was left as it was"
         case .saveFailed(let path, let reason):

@@ -147,6 +147,21 @@ struct _StateDatabase {
         }
     }
 
+    /// Rewrites a migrated file in one transaction: the snapshot (the state
+    /// after batch `sequence`, converted), an empty log, the new version.
+    func replace(sequence: Int64, snapshot: Data, version: Int) throws(PersistentStateError) {
+        do {
+            try queue.write { db in
+                try db.execute(sql: "UPDATE faststore_snapshot SET sequence = ?, state = ?, checksum = ? WHERE id = 1",
+                               arguments: [sequence, snapshot, _Checksum.of(snapshot)])
+                try db.execute(sql: "DELETE FROM faststore_log")
+                try db.execute(sql: "UPDATE faststore_meta SET value = ? WHERE key = 'version'", arguments: [String(version)])
+            }
+        } catch {
+            throw .saveFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
     /// Replaces the snapshot by the state after batch `sequence` and drops
     /// the log up to it, in one transaction.
     func compact(sequence: Int64, snapshot: Data) throws(PersistentStateError) {

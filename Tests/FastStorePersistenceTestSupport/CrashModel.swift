@@ -81,6 +81,24 @@ public enum CrashModel {
         return state
     }
 
+    /// The state's second shape, for the migration tests: the rows split
+    /// into titles and the ids of those done, the note and step kept.
+    public struct StateV2: Codable, Equatable, Sendable {
+        public var titles: [String]
+        public var done: [Int]
+        public var note: String
+        public var step: Int
+
+        public init(titles: [String], done: [Int], note: String, step: Int) {
+            self.titles = titles; self.done = done; self.note = note; self.step = step
+        }
+    }
+
+    /// Version 1 (``State``) converted to version 2.
+    @Sendable public static func migrate(_ old: State) throws -> StateV2 {
+        StateV2(titles: old.rows.map(\.title), done: old.rows.filter(\.done).map(\.id), note: old.note, step: old.step)
+    }
+
     /// The state as JSON with sorted keys: equal states, equal bytes.
     public static func canonical(_ state: State) -> Data {
         let encoder = JSONEncoder()

@@ -9,6 +9,7 @@ import Foundation
 // acknowledged). Killed with SIGKILL at a random moment by the test.
 //
 // Usage: PersistenceCrashChild PATH SEED COUNT ACK_EVERY DURABILITY(every|grouped) COMPACT_AFTER
+//        PersistenceCrashChild migrate PATH
 
 /// Writes a line to standard output at once (unbuffered: the process may
 /// be killed right after).
@@ -17,6 +18,22 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
+// `PersistenceCrashChild migrate PATH`: opens a file of version 1 as
+// version 2 (`CrashModel.migrate`), prints `migrated`, closes it.
+if arguments.count == 3, arguments[1] == "migrate" {
+    do {
+        let file = try PersistentState(
+            path: arguments[2], options: PersistenceOptions(version: 2),
+            migrations: [.from(version: 1, CrashModel.State.self, convert: CrashModel.migrate)],
+            initial: CrashModel.StateV2(titles: [], done: [], note: "", step: -1))
+        say("migrated")
+        try file.close()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("PersistenceCrashChild: \(error)\n".utf8))
+        exit(1)
+    }
+}
 guard arguments.count == 7, let seed = UInt64(arguments[2]), let count = Int(arguments[3]), let ackEvery = Int(arguments[4]),
       let compactAfter = Int(arguments[6]), ["every", "grouped"].contains(arguments[5]) else {
     FileHandle.standardError.write(Data("usage: PersistenceCrashChild PATH SEED COUNT ACK_EVERY every|grouped COMPACT_AFTER\n".utf8))
