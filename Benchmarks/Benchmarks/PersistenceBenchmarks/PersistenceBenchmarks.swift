@@ -28,6 +28,10 @@ import SuiteSupport
 // - `Persistence.open.N<n>.patches<p>`: opening a file holding a snapshot of
 //   N items and p patches (p = 10,000 at N = 1,000,000; `PERSIST_PATCHES`).
 //   Goal at 1,000,000 items and 10,000 patches: at most 1 s.
+// - `Persistence.openParts.N<n>.decodeSnapshot` and `.buildList`: two parts
+//   of an open, alone: `JSONDecoder` decoding the snapshot's JSON as the
+//   state, and `IdentifiedList(_:)` building the list from an array of the
+//   same todos (what the decoding does once it has the elements).
 //
 // Files go to a temporary folder, removed at the end of each benchmark.
 // Names have no spaces (package-benchmark's threshold files break on them).
@@ -216,6 +220,29 @@ let benchmarks: @Sendable () -> Void = {
             fixture.dispatch()
             benchmark.measurement(wholeBytes, try! JSONEncoder().encode(fixture.store.state).count)
             fixture.close()
+        }
+
+        Benchmark("Persistence.openParts.N\(n).decodeSnapshot",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxIterations: n >= 1_000_000 ? 3 : 50)) { benchmark in
+            let data = try! JSONEncoder().encode(makeState(n))
+            let decoder = JSONDecoder()
+            for _ in benchmark.scaledIterations {
+                benchmark.startMeasurement()
+                let state = try! decoder.decode(State.self, from: data)
+                benchmark.stopMeasurement()
+                precondition(state.todos.count == n)
+            }
+        }
+
+        Benchmark("Persistence.openParts.N\(n).buildList",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxIterations: n >= 1_000_000 ? 3 : 50)) { benchmark in
+            let todos = (0..<n).map { Todo(id: $0, title: "todo \($0) ..................") }
+            for _ in benchmark.scaledIterations {
+                benchmark.startMeasurement()
+                let list = IdentifiedList(todos)
+                benchmark.stopMeasurement()
+                precondition(list.count == n)
+            }
         }
 
         let patches = n >= 1_000_000 ? (ProcessInfo.processInfo.environment["PERSIST_PATCHES"].flatMap(Int.init) ?? 10_000) : 1_000

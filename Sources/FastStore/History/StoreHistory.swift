@@ -33,7 +33,8 @@
 /// redo branch). Past the limit, the oldest entries are evicted.
 ///
 /// One history per store: a second one would record the first one's moves
-/// as nothing (moves carry no actions).
+/// as nothing (moves carry no actions), and with ``Storage/patches`` its
+/// entries and moves would be wrong.
 ///
 /// ## Storage
 /// By default (``Storage/states``) an entry keeps its whole state. Entries
@@ -73,10 +74,19 @@ public final class StoreHistory<State, Action> {
         /// ``states``. Needs a `Codable` state
         /// (``StoreHistory/init(_:limit:storage:)``).
         ///
-        /// No whole state is kept but the first entry's (and an entry's
-        /// whose state could not be diffed): a kept state retains every node
-        /// that differs from its neighbours, which on a large list is what
-        /// ``states`` keeps per entry.
+        /// No whole state is kept but the first entry's (and, where a state
+        /// could not be diffed because its encoding threw, that entry's and
+        /// the one before it): a kept state retains every node that differs
+        /// from its neighbours, which on a large list is what ``states``
+        /// keeps per entry.
+        ///
+        /// The state's `Codable` form must describe it: decoding what a state
+        /// encodes gives that state back. A patch that does not apply makes
+        /// a move throw its ``PatchError`` (the move is not made), and
+        /// reading that entry (`history[index]`) a precondition
+        /// failure naming it. Values are told apart as ``PatchValue`` tells
+        /// them: exactly (`0.0` from `-0.0`, precomposed from decomposed
+        /// text); the elements of a `Set` in any order.
         public static var patches: Storage { Storage(_checkpointEvery: 0) }
 
         /// ``patches`` with the whole state kept every `checkpointEvery`
@@ -131,21 +141,27 @@ public final class StoreHistory<State, Action> {
         _codec = codec
         _timeline = _HistoryTimeline(limit: limit.entries)
         let owned = store._owned
-        let (subscriber, state) = store._addSubscriberReadingState(countsAsCauseReceiver: true) { [weak self] state in
-            guard let self else { return false }
-            // NB: a batch has at least one action; a history move has none
-            // and is already where the timeline points (its state is the
-            // republished one, equal to the one the move chose).
-            guard let actions = owned.pointee.causes, !actions.isEmpty else {
-                self._lock.withLock { self._currentState = state }
+        // NB: under the history's lock, so that a batch another thread
+        // publishes right after the subscription waits in `_record` until
+        // entry 0 and `_currentState` are in place (the store notifies
+        // outside its own lock, so this cannot deadlock).
+        _lock.withLock {
+            let (subscriber, state) = store._addSubscriberReadingState(countsAsCauseReceiver: true) { [weak self] state in
+                guard let self else { return false }
+                // NB: a batch has at least one action; a history move has
+                // none and is already where the timeline points (its state
+                // is the republished one, equal to the one the move chose).
+                guard let actions = owned.pointee.causes, !actions.isEmpty else {
+                    self._lock.withLock { self._currentState = state }
+                    return true
+                }
+                self._record(state, actions: actions)
                 return true
             }
-            self._record(state, actions: actions)
-            return true
+            _currentState = state
+            _timeline.record { _ in _HistoryRecord(actions: [], state: state, patch: nil) }
+            _subscriber = subscriber
         }
-        _currentState = state
-        _timeline.record { _ in _HistoryRecord(actions: [], state: state, patch: nil) }
-        _subscriber = subscriber
     }
 
     /// Records a batch's published state, on the draining thread.
@@ -157,10 +173,13 @@ public final class StoreHistory<State, Action> {
             }
             return
         }
-        // NB: the diff runs outside the lock: `_currentState` is written on
-        // this thread only. A state that cannot be diffed (its encoding
-        // throws) is kept whole.
-        let patch = try? codec.diff(_currentState, state)
+        // NB: the diff runs outside the lock (`_currentState` is written on
+        // this thread only, once `init` released the lock). A state that
+        // cannot be diffed (its encoding throws) is kept whole, and so is
+        // the one before it: going back from an entry takes its patch, so
+        // the entries before one without a patch are rebuilt from there.
+        let previous: State = _lock.withLock { _currentState }
+        let patch = try? codec.diff(previous, state)
         _lock.withLock {
             _currentState = state
             _timeline.record { index in
@@ -168,6 +187,7 @@ public final class StoreHistory<State, Action> {
                     || (codec.checkpointEvery > 0 && index % codec.checkpointEvery == 0)
                 return _HistoryRecord(actions: actions, state: checkpoint ? state : nil, patch: patch)
             }
+            if patch == nil { _timeline.update(_timeline.current - 1) { $0.state = previous } }
         }
     }
 
@@ -208,8 +228,9 @@ public final class StoreHistory<State, Action> {
             return try _timeline.state(at: index, currentState: _currentState, codec: codec)
         } catch {
             // NB: the patches were made by diffing the states they join; one
-            // that does not apply is a bug in FastStore, not a misuse.
-            fatalError("FastStore: internal error: history entry \(index) could not be rebuilt from its patches: \(error)")
+            // that does not apply means the state's Codable form does not
+            // describe it (or a bug in FastStore).
+            fatalError("FastStore: StoreHistory(storage: .patches): entry \(index) cannot be rebuilt from its patches (\(error)); does decoding what \(State.self) encodes give it back? Use storage: .states for this state")
         }
     }
 

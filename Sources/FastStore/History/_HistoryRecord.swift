@@ -39,9 +39,13 @@ extension _HistoryTimeline {
     /// state is known (a kept one, or `current`, whose state is `currentState`)
     /// by applying the patches between, forwards or inverted.
     ///
-    /// NB: the nearest known state on each side is taken: an entry without a
-    /// patch keeps its state, so no walk from the nearest one crosses a
-    /// missing patch.
+    /// NB: the nearest known state on either side is taken. Going forward
+    /// from below applies the patches of the entries after it, up to
+    /// `index`; one without a patch keeps its state, so it would be nearer.
+    /// Going back from above applies the patches of the entries down to
+    /// `index + 1`, the one above included; where that one has no patch,
+    /// the entry before it keeps its state too (`StoreHistory._record`), and
+    /// is nearer.
     ///
     /// - Complexity: O(d) patch applications, d the distance to the nearest
     ///   known state, each in O(its writes × the depth of their paths).

@@ -24,6 +24,13 @@ internal struct _HistoryTimeline<Entry> {
         return storage[head + k]
     }
 
+    /// Changes the kept entry numbered `index` (nothing when it is not kept).
+    mutating func update(_ index: Int, _ body: (inout Entry) -> Void) {
+        let k = index - firstIndex
+        guard k >= 0, k < count, storage[head + k] != nil else { return }
+        body(&storage[head + k]!)
+    }
+
     /// Appends the entry `make` builds for the next number, after dropping
     /// the entries after the current one (the redo branch), and evicts the
     /// oldest past the limit.

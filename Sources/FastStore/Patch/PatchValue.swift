@@ -1,8 +1,12 @@
 /// A value inside a ``StatePatch``: what a `Codable` value encodes to,
 /// as a small tree (the JSON data model).
 ///
-/// Numbers compare by value: `.int(1) == .double(1)`, so a patch that went
-/// through JSON (where `1.0` may come back as `1`) is equal to the original.
+/// Numbers compare by value across the two cases: `.int(1) == .double(1)`,
+/// so a patch that went through JSON (where `1.0` may come back as `1`) is
+/// equal to the original. Otherwise equality is exact, as a patch must tell
+/// every difference: two doubles are equal when their bits are (`0.0` and
+/// `-0.0` differ, a NaN equals itself), two strings when their Unicode
+/// scalars are (`"é"` and `"e\u{301}"` differ).
 public enum PatchValue: Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
@@ -34,9 +38,9 @@ extension PatchValue: Hashable {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.int(let a), .int(let b)): return a == b
-        case (.double(let a), .double(let b)): return a == b
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b && Int64(exactly: b) == a
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)): return a == b
         default: return false
@@ -84,4 +88,45 @@ extension PatchValue: Codable {
         else if let a = try? container.decode([PatchValue].self) { self = .array(a) }
         else { self = .object(try container.decode([String: PatchValue].self)) }
     }
+}
+
+extension PatchValue {
+    /// Whether this value, read from the state a patch applies to, matches
+    /// the `old` value the patch recorded: equal, or equal once the elements
+    /// of every array are put in one order. The recorded value of a `Set`
+    /// (or of a dictionary whose keys encode as an array) lists its elements
+    /// in the saved instance's order, which a decoded or rebuilt instance
+    /// does not keep.
+    ///
+    /// - Complexity: O(1) when the two are the same scalar, O(n) when equal,
+    ///   O(n log n) (and the descriptions of the elements) otherwise.
+    func _matchesRecorded(_ old: PatchValue?) -> Bool {
+        guard let old else { return false }
+        if self == old { return true }
+        switch (self, old) {
+        case (.array(let a), .array(let b)) where a.count == b.count: break
+        case (.object(let a), .object(let b)) where a.count == b.count: break
+        default: return false
+        }
+        return _orderFree() == old._orderFree()
+    }
+
+    /// The value with every array's elements sorted (by their description).
+    private func _orderFree() -> PatchValue {
+        switch self {
+        case .array(let elements):
+            return .array(elements.map { $0._orderFree() }.sorted { $0.description < $1.description })
+        case .object(let fields):
+            return .object(fields.mapValues { $0._orderFree() })
+        default:
+            return self
+        }
+    }
+}
+
+/// Whether `current` (nil: absent) matches a patch's recorded `old` value
+/// (see ``PatchValue/_matchesRecorded(_:)``).
+func _patchOldMatches(_ current: PatchValue?, _ old: PatchValue?) -> Bool {
+    guard let current else { return old == nil }
+    return current._matchesRecorded(old)
 }

@@ -60,7 +60,7 @@ extension VersionedDictionary: _PatchRebuildable where Key: Codable, Value: Coda
         var result = self
         if pending.rest.count == 1, case .set(_, let old, let new) = pending.operation {
             let current = try self[key].map(_plainValue)
-            guard current == old else {
+            guard _patchOldMatches(current, old) else {
                 throw current == nil ? PatchError.missingKey(path: path.description) : PatchError.mismatch(path: path.description)
             }
             result[key] = try new.map { try _PatchDecoder.decode(Value.self, from: $0) }

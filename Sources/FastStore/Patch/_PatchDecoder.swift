@@ -49,7 +49,7 @@ internal final class _PatchDecoder: Decoder {
         guard var pending, pending.rest.first == component else { return (base, nil) }
         pending.rest = pending.rest.dropFirst()
         if pending.rest.isEmpty, case .set(let path, let old, let new) = pending.operation {
-            guard try base?.plain() == old else { throw PatchError.mismatch(path: path.description) }
+            guard _patchOldMatches(try base?.plain(), old) else { throw PatchError.mismatch(path: path.description) }
             pending.state.consumed = true
             return (new.map { .value($0) }, nil)
         }
@@ -89,7 +89,7 @@ internal final class _PatchDecoder: Decoder {
         if var pending, case .field(let name)? = pending.rest.first {
             pending.rest = pending.rest.dropFirst()
             if pending.rest.isEmpty, case .set(let path, let old, let new) = pending.operation {
-                guard try entries[name]?.plain() == old else { throw PatchError.mismatch(path: path.description) }
+                guard _patchOldMatches(try entries[name]?.plain(), old) else { throw PatchError.mismatch(path: path.description) }
                 entries[name] = new.map { .value($0) }
                 pending.state.consumed = true
             } else {

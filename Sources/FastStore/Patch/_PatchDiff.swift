@@ -37,6 +37,11 @@ internal enum _PatchDiff {
             if a._patchIdentity == b._patchIdentity { return }
             if try b._patchDiff(from: a, at: path, into: &operations) { return }
         case (.object(let a), .object(let b)):
+            // NB: one key on each side, not the same one: an enum with
+            // associated values changing case (`{"loading": …}` to
+            // `{"done": …}`). Set whole: removing one key, then adding the
+            // other, would pass through a value that does not decode.
+            if a.count == 1 && b.count == 1 && a.keys.first != b.keys.first { break }
             for key in Set(a.keys).union(b.keys).sorted() {
                 let child = path.appending(.field(key))
                 switch (a[key], b[key]) {

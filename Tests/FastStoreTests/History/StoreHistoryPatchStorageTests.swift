@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 @_spi(Testing) import FastStore
 import FastStoreTestSupport
 import Testing
@@ -178,6 +179,25 @@ import Testing
             #expect(store.state == reference[history.currentIndex]?.state, "undo to \(history.currentIndex)")
         }
         #expect(store.state == makeCodableTodos())
+    }
+
+    /// A history made while another thread dispatches: a batch published
+    /// right after the subscription waits until entry 0 is recorded (it
+    /// crashed on a nil `_currentState` before the fix; from a review).
+    @Test func historiesMadeWhileAnotherThreadDispatches() async throws {
+        let store = Store(state: RCounter()) { (s: inout RCounter, _: RInc) in s.n += 1 }
+        let stop = ManagedFlag()
+        let thread = Thread { while !stop.value { store.dispatch(.inc) } }
+        thread.start()
+        let deadline = ContinuousClock.now + .seconds(2)
+        var made = 0
+        while ContinuousClock.now < deadline {
+            let history = StoreHistory(store, storage: .patches)
+            _ = history.currentIndex
+            made += 1
+        }
+        stop.value = true
+        #expect(made > 0)
     }
 }
 
