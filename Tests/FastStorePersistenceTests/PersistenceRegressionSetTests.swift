@@ -44,4 +44,33 @@ struct RTaggedV2: Codable, Equatable, Sendable { var tags: Set<Int>; var label =
         #expect(migrated.state.tags == Set(0 ..< 64).union(100 ... 102))
         try migrated.close()
     }
+
+    /// From a second review: a Set changed without changing size, and a
+    /// dictionary keyed by a struct, were diffed by position; the reopened
+    /// file was refused with `patchDoesNotApply` (or worse, read wrong).
+    @Test func sameSizeSetAndStructKeyedDictionaryReopen() throws {
+        struct Key: Codable, Hashable, Sendable { var v: Int }
+        struct Both: Codable, Equatable, Sendable {
+            var tags: Set<Int> = Set(0 ..< 64)
+            var d: [Key: Int] = Dictionary(uniqueKeysWithValues: (0 ..< 64).map { (Key(v: $0), 1) })
+        }
+        let path = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        var expected = Both()
+        do {
+            let file = try PersistentState(path: path, initial: Both())
+            let store = Store(state: file.state) { (s: inout Both, k: Int) in
+                s.tags.remove(k); s.tags.insert(k + 1000); s.d[Key(v: k)] = 5
+            }
+            try file.keepSaving(store)
+            for k in 0 ..< 3 {
+                store.dispatch(k)
+                expected.tags.remove(k); expected.tags.insert(k + 1000); expected.d[Key(v: k)] = 5
+                try file.waitUntilSaved()
+            }
+            try file.close()
+        }
+        let reopened = try PersistentState(path: path, initial: Both())
+        #expect(reopened.state == expected)
+        try reopened.close()
+    }
 }

@@ -86,7 +86,9 @@ public final class StoreHistory<State, Action> {
         /// reading that entry (`history[index]`) a precondition
         /// failure naming it. Values are told apart as ``PatchValue`` tells
         /// them: exactly (`0.0` from `-0.0`, precomposed from decomposed
-        /// text); the elements of a `Set` in any order.
+        /// text), but for dictionary keys, which compare as `String`s; a
+        /// `Set`, or a `Dictionary` whose keys encode it as an array, as a
+        /// whole, its elements in any order.
         public static var patches: Storage { Storage(_checkpointEvery: 0) }
 
         /// ``patches`` with the whole state kept every `checkpointEvery`

@@ -6,7 +6,12 @@
 /// equal to the original. Otherwise equality is exact, as a patch must tell
 /// every difference: two doubles are equal when their bits are (`0.0` and
 /// `-0.0` differ, a NaN equals itself), two strings when their Unicode
-/// scalars are (`"é"` and `"e\u{301}"` differ).
+/// scalars are (`"é"` and `"e\u{301}"` differ). Two limits: the keys of
+/// an `.object` are `String`s and compare as such (canonically); and the
+/// cross-case rule is not transitive at zero (`.int(0)` equals both
+/// `.double(0.0)` and `.double(-0.0)`, which differ). JSON writes `-0.0` as
+/// `-0`, which decodes as `.int(0)`: a patch that went through JSON loses
+/// the sign of a zero.
 public enum PatchValue: Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
@@ -88,45 +93,4 @@ extension PatchValue: Codable {
         else if let a = try? container.decode([PatchValue].self) { self = .array(a) }
         else { self = .object(try container.decode([String: PatchValue].self)) }
     }
-}
-
-extension PatchValue {
-    /// Whether this value, read from the state a patch applies to, matches
-    /// the `old` value the patch recorded: equal, or equal once the elements
-    /// of every array are put in one order. The recorded value of a `Set`
-    /// (or of a dictionary whose keys encode as an array) lists its elements
-    /// in the saved instance's order, which a decoded or rebuilt instance
-    /// does not keep.
-    ///
-    /// - Complexity: O(1) when the two are the same scalar, O(n) when equal,
-    ///   O(n log n) (and the descriptions of the elements) otherwise.
-    func _matchesRecorded(_ old: PatchValue?) -> Bool {
-        guard let old else { return false }
-        if self == old { return true }
-        switch (self, old) {
-        case (.array(let a), .array(let b)) where a.count == b.count: break
-        case (.object(let a), .object(let b)) where a.count == b.count: break
-        default: return false
-        }
-        return _orderFree() == old._orderFree()
-    }
-
-    /// The value with every array's elements sorted (by their description).
-    private func _orderFree() -> PatchValue {
-        switch self {
-        case .array(let elements):
-            return .array(elements.map { $0._orderFree() }.sorted { $0.description < $1.description })
-        case .object(let fields):
-            return .object(fields.mapValues { $0._orderFree() })
-        default:
-            return self
-        }
-    }
-}
-
-/// Whether `current` (nil: absent) matches a patch's recorded `old` value
-/// (see ``PatchValue/_matchesRecorded(_:)``).
-func _patchOldMatches(_ current: PatchValue?, _ old: PatchValue?) -> Bool {
-    guard let current else { return old == nil }
-    return current._matchesRecorded(old)
 }

@@ -114,7 +114,7 @@ public struct StatePatch<State: Codable>: Hashable, CustomStringConvertible {
         let path = operation.path
         do {
             if path.components.isEmpty, case .set(_, let old, let new) = operation {
-                guard _patchOldMatches(try tree.plain(), old), let new else { throw PatchError.mismatch(path: path.description) }
+                guard try _patchOldMatches(tree, old), let new else { throw PatchError.mismatch(path: path.description) }
                 return try _PatchDecoder.decode(State.self, from: new)
             }
             let applied = _PatchApplyState()

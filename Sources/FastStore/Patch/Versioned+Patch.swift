@@ -59,8 +59,8 @@ extension VersionedDictionary: _PatchRebuildable where Key: Codable, Value: Coda
         let key = try _PatchDecoder.decode(Key.self, from: encodedKey)
         var result = self
         if pending.rest.count == 1, case .set(_, let old, let new) = pending.operation {
-            let current = try self[key].map(_plainValue)
-            guard _patchOldMatches(current, old) else {
+            let current = try self[key].map { try _PatchTree.of($0, lazy: false) }
+            guard try _patchOldMatches(current, old) else {
                 throw current == nil ? PatchError.missingKey(path: path.description) : PatchError.mismatch(path: path.description)
             }
             result[key] = try new.map { try _PatchDecoder.decode(Value.self, from: $0) }

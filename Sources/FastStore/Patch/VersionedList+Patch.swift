@@ -40,7 +40,7 @@ extension VersionedList: _PatchRebuildable where Element: Codable {
             for entry in removed.sorted(by: { $0.offset > $1.offset }) {
                 let path = here.appending(.index(entry.offset)).description
                 guard entry.offset >= 0 && entry.offset < list.count else { throw PatchError.indexOutOfRange(path: path) }
-                guard _patchOldMatches(try _plainValue(list._unrecordedElement(at: entry.offset)), entry.value) else {
+                guard try _patchOldMatches(_PatchTree.of(list._unrecordedElement(at: entry.offset), lazy: false), entry.value) else {
                     throw PatchError.mismatch(path: path)
                 }
                 list.remove(at: entry.offset)
@@ -110,7 +110,7 @@ extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: 
                 let path = here.appending(.id(encodedID)).description
                 let id = try _PatchDecoder.decode(ID.self, from: encodedID)
                 guard let element = list[id: id] else { throw PatchError.missingID(path: path) }
-                guard _patchOldMatches(try _plainValue(element), entry.value) else { throw PatchError.mismatch(path: path) }
+                guard try _patchOldMatches(_PatchTree.of(element, lazy: false), entry.value) else { throw PatchError.mismatch(path: path) }
                 list.remove(id: id)
             }
             for entry in inserted.sorted(by: { $0.offset < $1.offset }) {

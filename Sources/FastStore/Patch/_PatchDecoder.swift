@@ -31,7 +31,8 @@ internal final class _PatchDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(tree: _PatchTree?, pending: _PatchPending?, codingPath: [any CodingKey] = []) {
-        self.tree = tree
+        // NB: an unordered leaf decodes as its plain value.
+        if case .unordered(_, let value)? = tree { self.tree = .value(value) } else { self.tree = tree }
         self.pending = pending
         self.codingPath = codingPath
     }
@@ -49,7 +50,7 @@ internal final class _PatchDecoder: Decoder {
         guard var pending, pending.rest.first == component else { return (base, nil) }
         pending.rest = pending.rest.dropFirst()
         if pending.rest.isEmpty, case .set(let path, let old, let new) = pending.operation {
-            guard _patchOldMatches(try base?.plain(), old) else { throw PatchError.mismatch(path: path.description) }
+            guard try _patchOldMatches(base, old) else { throw PatchError.mismatch(path: path.description) }
             pending.state.consumed = true
             return (new.map { .value($0) }, nil)
         }
@@ -77,6 +78,7 @@ internal final class _PatchDecoder: Decoder {
         case .array?: found = "an array"
         case .object?: found = "an object"
         case .node(let n)?: found = "a \(type(of: n))"
+        case .unordered?: found = "an unordered collection"
         }
         return DecodingError.typeMismatch(expected, DecodingError.Context(
             codingPath: codingPath, debugDescription: "expected \(expected), found \(found)"))
@@ -89,7 +91,7 @@ internal final class _PatchDecoder: Decoder {
         if var pending, case .field(let name)? = pending.rest.first {
             pending.rest = pending.rest.dropFirst()
             if pending.rest.isEmpty, case .set(let path, let old, let new) = pending.operation {
-                guard _patchOldMatches(try entries[name]?.plain(), old) else { throw PatchError.mismatch(path: path.description) }
+                guard try _patchOldMatches(entries[name], old) else { throw PatchError.mismatch(path: path.description) }
                 entries[name] = new.map { .value($0) }
                 pending.state.consumed = true
             } else {

@@ -16,6 +16,14 @@ internal protocol _PatchNode {
 
     /// The whole contents, plainly encoded.
     func _patchPlain() throws -> PatchValue
+
+    /// The whole contents encoded, unordered collections marked (for the
+    /// old-value checks).
+    func _patchFullTree() throws -> _PatchTree
+}
+
+extension _PatchNode where Self: Encodable {
+    func _patchFullTree() throws -> _PatchTree { try _PatchTree.of(self, lazy: false) }
 }
 
 /// Rebuilds a versioned type from its older version and a patch operation
@@ -57,6 +65,9 @@ internal enum _PatchDiff {
             return
         case (.value(let a), .value(let b)):
             if a != b { operations.append(.set(path: path, old: a, new: b)) }
+            return
+        case (.unordered(let kind, let a), .unordered(_, let b)):
+            if !_PatchUnorderedSupport.equal(kind, a, b) { operations.append(.set(path: path, old: a, new: b)) }
             return
         default: break
         }

@@ -11,6 +11,10 @@ internal indirect enum _PatchTree {
     case array([_PatchTree])
     case object([String: _PatchTree])
     case node(any _PatchNode)
+    /// A `Set`, or a `Dictionary` encoded as an array (keys neither `String`
+    /// nor `Int`): its plain value, in the instance's iteration order, which
+    /// says nothing. Compared as a whole, order aside (`_PatchUnordered`).
+    case unordered(_PatchUnorderedKind, PatchValue)
 
     /// The whole value, nodes expanded.
     ///
@@ -21,6 +25,7 @@ internal indirect enum _PatchTree {
         case .array(let a): return .array(try a.map { try $0.plain() })
         case .object(let o): return .object(try o.mapValues { try $0.plain() })
         case .node(let node): return try node._patchPlain()
+        case .unordered(_, let v): return v
         }
     }
 
@@ -28,9 +33,92 @@ internal indirect enum _PatchTree {
     static func of<T: Encodable>(_ value: T, lazy: Bool) throws -> _PatchTree {
         let slot = _PatchSlot()
         try value.encode(to: _PatchEncoder(slot: slot, lazy: lazy, codingPath: []))
+        _PatchUnorderedSupport.mark(value, slot)
         return slot.finish()
     }
+
+    /// Whether this value (read from a state) is the `old` value an operation
+    /// recorded: equal, each `unordered` part as a whole and order aside.
+    ///
+    /// - Complexity: O(size of the value).
+    func matches(_ old: PatchValue) throws -> Bool {
+        switch (self, old) {
+        case (.value(let v), _): return v == old
+        case (.unordered(let kind, let v), _): return _PatchUnorderedSupport.equal(kind, v, old)
+        case (.array(let a), .array(let b)):
+            guard a.count == b.count else { return false }
+            for (x, y) in zip(a, b) where try !x.matches(y) { return false }
+            return true
+        case (.object(let a), .object(let b)):
+            guard a.count == b.count else { return false }
+            for (key, x) in a {
+                guard let y = b[key], try x.matches(y) else { return false }
+            }
+            return true
+        case (.node(let node), _): return try node._patchFullTree().matches(old)
+        default: return false
+        }
+    }
 }
+
+/// Whether `current` (nil: absent) is a patch's recorded `old` value (see
+/// `_PatchTree.matches`).
+func _patchOldMatches(_ current: _PatchTree?, _ old: PatchValue?) throws -> Bool {
+    guard let current, let old else { return current == nil && old == nil }
+    return try current.matches(old)
+}
+
+/// The collections whose encoding lists their contents in an order that
+/// means nothing: a `Set`, and a `Dictionary` whose keys encode it as an
+/// array (`[k0, v0, k1, v1, …]`). The patch encoder keeps them as one
+/// `unordered` leaf: a diff compares them whole, order aside, and replaces
+/// them whole; applying checks the old value the same way. (Inside, the
+/// instance's order of two equal collections differs, and a path by
+/// position into one would name another element in a decoded copy.)
+internal protocol _PatchUnordered {}
+extension Set: _PatchUnordered {}
+extension Dictionary: _PatchUnordered {}
+
+/// Which unordered collection a leaf holds.
+internal enum _PatchUnorderedKind { case elements, pairs }
+
+internal enum _PatchUnorderedSupport {
+
+    /// Turns `slot`, which `value` was just encoded into, into an unordered
+    /// leaf when `value` is such a collection encoded as an array.
+    static func mark<T>(_ value: T, _ slot: _PatchSlot) {
+        guard value is any _PatchUnordered, case .unkeyed = slot.content,
+              let plain = try? slot.finish().plain() else { return }
+        slot.content = .single(.unordered(value is any _PatchSetMarker ? .elements : .pairs, plain))
+    }
+
+    /// Whether `a` and `b` hold the same contents, order aside.
+    static func equal(_ kind: _PatchUnorderedKind, _ a: PatchValue, _ b: PatchValue) -> Bool {
+        if a == b { return true }
+        guard case .array(let x) = a, case .array(let y) = b, x.count == y.count else { return false }
+        switch kind {
+        case .elements:
+            var counts: [PatchValue: Int] = [:]
+            for e in x { counts[e, default: 0] += 1 }
+            for e in y {
+                guard let n = counts[e], n > 0 else { return false }
+                counts[e] = n - 1
+            }
+            return true
+        case .pairs:
+            guard x.count % 2 == 0 else { return false }
+            var pairs: [PatchValue: PatchValue] = [:]
+            for k in stride(from: 0, to: x.count, by: 2) { pairs[x[k]] = x[k + 1] }
+            guard pairs.count * 2 == x.count else { return false }
+            for k in stride(from: 0, to: y.count, by: 2) where pairs[y[k]] != y[k + 1] { return false }
+            return true
+        }
+    }
+}
+
+/// Marks `Set` among the unordered collections (its elements, not pairs).
+internal protocol _PatchSetMarker {}
+extension Set: _PatchSetMarker {}
 
 /// Encodes `value` fully into a `PatchValue`.
 internal func _plainValue<T: Encodable>(_ value: T) throws -> PatchValue {
@@ -59,10 +147,14 @@ internal final class _PatchSlot {
         }
     }
 
+    // NB: the slots are taken out of `content` before they grow, so that
+    // the array or dictionary is uniquely referenced and grows in place (a
+    // copy per element made encoding an n-element array O(n²)).
     func keyedSlot(_ key: String) -> _PatchSlot {
         var slots: [String: _PatchSlot]
         if case .keyed(let existing) = content { slots = existing } else { slots = [:] }
         if let slot = slots[key] { return slot }
+        content = .none
         let slot = _PatchSlot()
         slots[key] = slot
         content = .keyed(slots)
@@ -72,6 +164,7 @@ internal final class _PatchSlot {
     func appendSlot() -> _PatchSlot {
         var slots: [_PatchSlot]
         if case .unkeyed(let existing) = content { slots = existing } else { slots = [] }
+        content = .none
         let slot = _PatchSlot()
         slots.append(slot)
         content = .unkeyed(slots)
@@ -114,6 +207,7 @@ internal final class _PatchEncoder: Encoder {
             slot.content = .single(.value(scalar))
         } else {
             try value.encode(to: _PatchEncoder(slot: slot, lazy: lazy, codingPath: codingPath + [key]))
+            _PatchUnorderedSupport.mark(value, slot)
         }
     }
 
@@ -216,6 +310,7 @@ internal final class _PatchEncoder: Encoder {
                 encoder.slot.content = .single(.value(scalar))
             } else {
                 try value.encode(to: _PatchEncoder(slot: encoder.slot, lazy: encoder.lazy, codingPath: codingPath))
+                _PatchUnorderedSupport.mark(value, encoder.slot)
             }
         }
     }

@@ -134,3 +134,74 @@ final class ManagedFlag: @unchecked Sendable {
         #expect(history[3]?.state.tags == Set(0 ..< 64).union(100 ... 102))
     }
 }
+
+struct UTags: Codable, Equatable, Sendable { var tags: Set<Int> = Set(0 ..< 64) }
+/// Not `CodingKeyRepresentable`: a dictionary keyed by it encodes as a flat
+/// array `[k0, v0, k1, v1, …]`.
+struct UKey: Codable, Hashable, Sendable { var v: Int }
+struct UDict: Codable, Equatable, Sendable {
+    var d: [UKey: Int] = Dictionary(uniqueKeysWithValues: (0 ..< 64).map { (UKey(v: $0), 1) })
+}
+struct UList: Codable, Equatable, Sendable { var list: [Int] }
+
+/// From a second review: unordered collections in patches. Each test failed
+/// before `Set`s and array-encoded dictionaries became whole, order-free
+/// leaves of the patch encoding (`_PatchUnordered`), and the old-value check
+/// exact elsewhere.
+@Suite struct UnorderedPatchRegressionTests {
+    /// A Set changed without changing size was diffed by position, in the
+    /// saved instance's order: a rebuilt Set threw `mismatch(tags[35])`.
+    @Test func aSameSizeSetChangeJumpsBack() throws {
+        let store = Store(state: UTags()) { (s: inout UTags, k: Int) in s.tags.remove(k); s.tags.insert(k + 1000) }
+        let history = StoreHistory(store, storage: .patches)
+        for k in 0 ..< 5 { store.dispatch(k) }
+        try history.jump(to: 2)
+        #expect(store.state.tags == Set(0 ..< 64).subtracting(0 ..< 2).union(1000 ..< 1002))
+        try history.jump(to: 5)
+        #expect(store.state.tags == Set(0 ..< 64).subtracting(0 ..< 5).union(1000 ..< 1005))
+    }
+
+    /// A dictionary keyed by a struct: the old value at a position was a
+    /// scalar that matched at the wrong position, and the state came back
+    /// wrong, silently (20 trials: the order differs between instances).
+    @Test func aStructKeyedDictionaryUndoesAndRedoes() throws {
+        var failures: [String] = []
+        for trial in 0 ..< 20 {
+            let store = Store(state: UDict()) { (s: inout UDict, k: Int) in s.d[UKey(v: k)] = 5 }
+            let history = StoreHistory(store, storage: .patches)
+            store.dispatch(1); store.dispatch(2); store.dispatch(3)
+            do {
+                try history.jump(to: 0)
+                if store.state != UDict() { failures.append("trial \(trial): jump(0)") }
+                try history.jump(to: 3)
+                let fives = store.state.d.filter { $0.value == 5 }.keys.map(\.v).sorted()
+                if fives != [1, 2, 3] { failures.append("trial \(trial): jump(3) gave 5s at \(fives)") }
+            } catch {
+                failures.append("trial \(trial): \(error)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) failures, first: \(failures.prefix(3))")
+    }
+
+    /// The order-free check of the first fix accepted an ordered array in
+    /// another order, and a dictionary whose values were swapped between
+    /// keys: both must be refused.
+    @Test func aPatchIsRefusedOnABaseThatDiffers() throws {
+        let patch = try StatePatch(from: UList(list: [1, 2]), to: UList(list: [1, 2, 3]))
+        #expect(throws: PatchError.self) { try patch.apply(to: UList(list: [2, 1])) }
+        struct D: Codable, Equatable { var d: [UKey: Int] }
+        let a = UKey(v: 1), b = UKey(v: 2), c = UKey(v: 3)
+        let dictionaryPatch = try StatePatch(from: D(d: [a: 2, b: 1]), to: D(d: [a: 2, b: 1, c: 3]))
+        #expect(throws: PatchError.self, "\(dictionaryPatch)") { try dictionaryPatch.apply(to: D(d: [a: 1, b: 2])) }
+        // And accepted on an equal base in another order.
+        #expect(try dictionaryPatch.apply(to: D(d: [b: 1, a: 2])) == D(d: [a: 2, b: 1, c: 3]))
+    }
+
+    /// Two equal Sets in different orders are no change.
+    @Test func equalSetsInAnotherOrderAreNoChange() throws {
+        let a = UTags(tags: Set((0 ..< 64).reversed()))
+        var b = UTags(tags: [])
+        for k in 0 ..< 64 { b.tags.insert(k) }
+        #expect(try StatePatch(from: a, to: b).isEmpty)
+    }
+}
