@@ -30,10 +30,14 @@ extension PersistentState {
 
         /// A migration from the files of `version`, whose state was an `Old`.
         ///
-        /// - Parameter convert: Makes the current state of the old one. An
-        ///   error it throws is reported as
-        ///   ``PersistentStateError/migrationFailed(path:from:reason:)``,
-        ///   and the file is left as it was.
+        /// - Parameters:
+        ///   - version: The ``PersistenceOptions/version`` the files were
+        ///     saved with.
+        ///   - old: The type the state had then (kept under another name).
+        ///   - convert: Makes the current state of the old one. An error it
+        ///     throws is reported as
+        ///     ``PersistentStateError/migrationFailed(path:from:reason:)``,
+        ///     and the file is left as it was.
         public static func from<Old: Codable & Sendable>(
             version: Int, _ old: Old.Type, convert: @escaping @Sendable (Old) throws -> State
         ) -> Migration {

@@ -68,9 +68,13 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// Opens the state file at `path`, creating it with `initial` when it
     /// does not exist (or is empty), and starts its saver.
     ///
-    /// - Parameter migrations: How to open files saved with earlier versions
-    ///   of the state's shape (``Migration``); a file of another version
-    ///   without one is refused.
+    /// - Parameters:
+    ///   - path: The file's path (created when missing).
+    ///   - options: How it saves, and the state's version.
+    ///   - migrations: How to open files saved with earlier versions of the
+    ///     state's shape (``Migration``); a file of another version without
+    ///     one is refused.
+    ///   - initial: The state of a new file.
     /// - Complexity: O(the snapshot's size + the log's patches): decoding the
     ///   snapshot and applying the patches saved since it (plus, for a
     ///   migrated file, the conversion and a new snapshot written).
