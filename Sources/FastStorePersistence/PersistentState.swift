@@ -45,7 +45,11 @@ import Foundation
 /// earlier version whose files may exist: it decodes the old file with the
 /// old type and converts it.
 ///
-/// Not built yet: a history of undoable moves kept in the file.
+/// **Undo across a relaunch.** ``history(of:limit:)`` makes the store's
+/// ``StoreHistory`` (kept as patches), restoring the one saved in the file
+/// with the state it opened to. The history is saved by ``saveHistory()``
+/// and by ``close()``; a history whose state is no longer the file's (a
+/// batch saved after it, a crash after such a batch) is not restored.
 public final class PersistentState<State: Codable & Sendable>: @unchecked Sendable {
     /// The file's path.
     public let path: String
@@ -53,9 +57,9 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// applied), or `initial` for a new file: create the store with it.
     public let state: State
 
-    private let saver: _Saver<State>
+    let saver: _Saver<State>
     private let fileLock: _FileLock
-    private let lock = NSLock()
+    let lock = NSLock()
     /// Held for the whole of a ``close()``.
     private let closing = NSLock()
     // NB: guarded by `lock`.
@@ -63,7 +67,14 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     // NB: the store's `flush()` and `waitUntilIdle()`, safe from any thread
     // whatever its `Action` (hence the unchecked box).
     private var storeHandle: _StoreHandle?
-    private var isClosed = false
+    // NB: guarded by `lock`.
+    var isClosed = false
+    /// The history saved in the file with the state it opened to (JSON),
+    /// until ``history(of:limit:)`` takes it. Guarded by `lock`.
+    var savedHistory: Data?
+    /// The history ``history(of:limit:)`` made, saved at ``close()``.
+    /// Guarded by `lock`.
+    var historyHandle: _HistoryHandle<State>?
 
     /// Opens the state file at `path`, creating it with `initial` when it
     /// does not exist (or is empty), and starts its saver.
@@ -97,11 +108,13 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         let loaded: State
         let sequence: Int64
         let logged: Int
+        var restorable: Data?
         if let contents {
             let last = contents.log.last?.sequence ?? contents.snapshotSequence
             if contents.version == options.version {
                 loaded = try _replay(State.self, contents, path: path)
                 logged = contents.log.count
+                if let history = contents.history, history.sequence == last { restorable = history.entries }
                 try database.prepare(creatingWith: nil, version: options.version)
             } else if let migration = migrations.first(where: { $0.version == contents.version }) {
                 // NB: everything in memory first; the file is written only
@@ -133,6 +146,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
             logged = 0
         }
         state = loaded
+        savedHistory = restorable
         saver = _Saver(database: database, saved: loaded, sequence: sequence, logged: logged, options: options)
         saver.start()
     }
@@ -204,8 +218,9 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// saving works).
     public var saveFailure: PersistentStateError? { saver.failure }
 
-    /// Stops saving: writes what is pending (one attempt), stops the saver
-    /// and releases the file. Idempotent. Batches the store publishes
+    /// Stops saving: writes what is pending (one attempt), saves the history
+    /// (``history(of:limit:)``) when its state is the one saved, stops the
+    /// saver and releases the file. Idempotent. Batches the store publishes
     /// afterwards are not saved.
     ///
     /// - Throws: the error of that last write, if it failed: the batches
@@ -229,6 +244,11 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         storeHandle = nil
         lock.unlock()
         subscription?.cancel()
+        // NB: not on the saver's thread (a close from `onSaveFailure`),
+        // which cannot wait for its own jobs: the history is then not saved.
+        if let historyHandle = lock.withLock({ self.historyHandle }), !saver.isCurrentThread {
+            saveHistoryBeforeClosing(historyHandle)
+        }
         let fileLock = self.fileLock
         let error = saver.close(then: { fileLock.release() })
         if let error { throw error }

@@ -41,6 +41,14 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
     case alreadySaving(path: String)
     /// The ``PersistentState`` was closed: it saves nothing more.
     case closed(path: String)
+    /// ``PersistentState/history(of:limit:)`` was called a second time: a
+    /// file keeps one history.
+    case historyAlreadyMade(path: String)
+    /// The history saved in the file does not decode as the state's patches
+    /// (`reason`). The state itself opened; the saved history is dropped,
+    /// and calling ``PersistentState/history(of:limit:)`` again makes a new
+    /// one.
+    case historyDoesNotDecode(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -64,6 +72,10 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
             return "PersistentStateError.alreadySaving: the PersistentState of '\(path)' already saves a store"
         case .closed(let path):
             return "PersistentStateError.closed: the PersistentState of '\(path)' was closed"
+        case .historyAlreadyMade(let path):
+            return "PersistentStateError.historyAlreadyMade: the PersistentState of '\(path)' already made its store's history"
+        case .historyDoesNotDecode(let path, let reason):
+            return "PersistentStateError.historyDoesNotDecode: the history saved in '\(path)' does not decode: \(reason); it was dropped (the state opened), and history(of:) makes a new one"
         }
     }
 }

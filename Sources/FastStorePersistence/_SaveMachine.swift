@@ -26,6 +26,8 @@ struct _SaveMachine<State> {
     /// A write failed after ``close()``: what is pending stays unsaved.
     private(set) var abandoned = false
     private var waiters: [(target: UInt64, resume: Resume)] = []
+    /// Work to run on the saver's thread between two writes, in order.
+    private var jobs: [() -> Void] = []
     /// How many of `waiters` were there when the current write began.
     private var waitersBeforeWrite = 0
 
@@ -51,6 +53,8 @@ struct _SaveMachine<State> {
     enum Step {
         /// Write `state`, batch `number`.
         case write(State, number: UInt64)
+        /// Run a job handed to ``enqueue(_:)``.
+        case run(() -> Void)
         /// Sleep until the instant (`nil`: until woken).
         case wait(until: ContinuousClock.Instant?)
         /// Closing, with nothing left to write: end the thread.
@@ -60,6 +64,9 @@ struct _SaveMachine<State> {
     /// The next step at `now`.
     mutating func next(at now: ContinuousClock.Instant) -> Step {
         if writing { return .wait(until: nil) }
+        // NB: before any write: a job reads what is saved now, and is not
+        // held back by a write that waits (grouping, a retry delay).
+        if !jobs.isEmpty { return .run(jobs.removeFirst()) }
         if closing && abandoned { return .stop }
         guard let work = pending else { return closing ? .stop : .wait(until: nil) }
         let urgent = closing || !waiters.isEmpty
@@ -117,6 +124,16 @@ struct _SaveMachine<State> {
         if saved >= target { return resume }
         waiters.append((target, resume))
         return nil
+    }
+
+    /// Runs `job` on the saver's thread as soon as no write runs, before
+    /// any further write. Jobs run in the order they were handed over, all
+    /// of them before the thread stops.
+    ///
+    /// - Precondition: not after ``close()``.
+    mutating func enqueue(_ job: @escaping () -> Void) {
+        precondition(!closing, "FastStorePersistence: internal error: a saver job after close")
+        jobs.append(job)
     }
 
     /// No more batches: write what is pending (one attempt), then stop.

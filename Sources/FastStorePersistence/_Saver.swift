@@ -92,6 +92,20 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         now?(nil)
     }
 
+    /// Runs `job` on the saver's thread as soon as no write runs, with the
+    /// last saved state, its batch's sequence in the file, and the file.
+    /// Returns `false` (and `job` never runs) once the saver is closing.
+    func perform(_ job: @escaping (_ saved: State, _ sequence: Int64, _ database: _StateDatabase) -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if machine.closing || machine.stopped { return false }
+        // NB: `lastSaved` and `sequence` are the saver thread's own: read
+        // there, when the job runs.
+        machine.enqueue { [self] in job(lastSaved, sequence, database) }
+        if sleeping { condition.signal() }
+        return true
+    }
+
     /// Writes what is pending (one attempt), stops the thread and waits for
     /// it. Returns the error of that last write, if it failed.
     func close(then release: @escaping () -> Void) -> PersistentStateError? {
@@ -134,6 +148,10 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                     condition.wait()
                 }
                 sleeping = false
+            case .run(let job):
+                condition.unlock()
+                job()
+                condition.lock()
             case .write(let state, let number):
                 condition.unlock()
                 let error = write(state)

@@ -8,13 +8,17 @@ import GRDB
 ///     faststore_meta(key TEXT PRIMARY KEY, value TEXT)                -- format, version
 ///     faststore_snapshot(id = 1, sequence, state BLOB, checksum)      -- the state after batch `sequence`
 ///     faststore_log(sequence PRIMARY KEY, patch BLOB, checksum)       -- one patch per saved write, in order
+///     faststore_history(id = 1, sequence, entries BLOB, checksum)      -- a history's patches, saved with the state after batch `sequence`
 ///
 /// Each blob is stored with its checksum (``_Checksum``), checked on
 /// reading: SQLite checks no page contents, so a byte changed inside a
 /// blob would otherwise read as another state.
 ///
 /// The state in the file is the snapshot with every logged patch of a
-/// greater sequence applied in order. Each write is one transaction, in WAL
+/// greater sequence applied in order. The history is valid only while the
+/// state is the one after its `sequence` (a later write, or a crash after
+/// one, leaves it behind; a migration deletes it). Files written before the
+/// history table existed get it when they are accepted. Each write is one transaction, in WAL
 /// mode with `synchronous = FULL`: committed means on disk, and a crash
 /// leaves the file as after its last committed transaction.
 ///
@@ -22,6 +26,9 @@ import GRDB
 /// is damaged, or holds something else is refused and left as it was.
 struct _StateDatabase {
     static let format = "1"
+    // NB: created with the others in a new file, and on its own in a file
+    // written before it existed (format 1 without it reads the same).
+    private static let historyTable = "faststore_history (id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, entries BLOB NOT NULL, checksum INTEGER NOT NULL)"
 
     let path: String
     private let queue: DatabaseQueue
@@ -33,6 +40,9 @@ struct _StateDatabase {
         var version: Int
         /// The patches after the snapshot, in order.
         var log: [(sequence: Int64, patch: Data)]
+        /// The saved history (a `_SavedHistory` in JSON), and the sequence
+        /// of the state it was saved with.
+        var history: (sequence: Int64, entries: Data)?
     }
 
     /// Opens (or creates) the database at `path`, reading nothing yet.
@@ -96,7 +106,16 @@ struct _StateDatabase {
                     }
                     log.append((entry, patch))
                 }
-                return Contents(snapshotSequence: sequence, snapshot: state, version: version, log: log)
+                var history: (sequence: Int64, entries: Data)?
+                if tables.contains("faststore_history"),
+                   let row = try Row.fetchOne(db, sql: "SELECT sequence, entries, checksum FROM faststore_history WHERE id = 1") {
+                    let entries: Data = row["entries"]
+                    guard _Checksum.of(entries) == row["checksum"] else {
+                        throw _Refusal.damaged("the checksum of the saved history does not match its contents")
+                    }
+                    history = (row["sequence"], entries)
+                }
+                return Contents(snapshotSequence: sequence, snapshot: state, version: version, log: log, history: history)
             }
         } catch let refusal as _Refusal {
             switch refusal {
@@ -108,8 +127,9 @@ struct _StateDatabase {
         }
     }
 
-    /// Switches the accepted file to WAL with full syncs, and creates the
-    /// schema and the first snapshot when the file was new.
+    /// Switches the accepted file to WAL with full syncs, creates the
+    /// schema and the first snapshot when the file was new, and the history
+    /// table when the file predates it.
     func prepare(creatingWith snapshot: Data?, version: Int) throws(PersistentStateError) {
         do {
             try setCheckpointOnClose(true)
@@ -118,12 +138,16 @@ struct _StateDatabase {
                 try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             }
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            guard let snapshot else { return }
+            guard let snapshot else {
+                try queue.write { db in try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.historyTable)") }
+                return
+            }
             try queue.write { db in
                 try db.execute(sql: """
                     CREATE TABLE faststore_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
                     CREATE TABLE faststore_snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, state BLOB NOT NULL, checksum INTEGER NOT NULL);
                     CREATE TABLE faststore_log (sequence INTEGER PRIMARY KEY NOT NULL, patch BLOB NOT NULL, checksum INTEGER NOT NULL);
+                    CREATE TABLE \(Self.historyTable);
                     """)
                 try db.execute(sql: "INSERT INTO faststore_meta (key, value) VALUES ('format', ?), ('version', ?)",
                                arguments: [Self.format, String(version)])
@@ -155,7 +179,22 @@ struct _StateDatabase {
                 try db.execute(sql: "UPDATE faststore_snapshot SET sequence = ?, state = ?, checksum = ? WHERE id = 1",
                                arguments: [sequence, snapshot, _Checksum.of(snapshot)])
                 try db.execute(sql: "DELETE FROM faststore_log")
+                // NB: the history's patches are of the old type.
+                try db.execute(sql: "DELETE FROM faststore_history")
                 try db.execute(sql: "UPDATE faststore_meta SET value = ? WHERE key = 'version'", arguments: [String(version)])
+            }
+        } catch {
+            throw .saveFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// Replaces the saved history by `entries`, saved with the state after
+    /// batch `sequence`, in one transaction.
+    func saveHistory(sequence: Int64, entries: Data) throws(PersistentStateError) {
+        do {
+            try queue.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO faststore_history (id, sequence, entries, checksum) VALUES (1, ?, ?, ?)",
+                               arguments: [sequence, entries, _Checksum.of(entries)])
             }
         } catch {
             throw .saveFailed(path: path, reason: Self.reason(error))

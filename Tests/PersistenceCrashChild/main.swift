@@ -10,6 +10,7 @@ import Foundation
 //
 // Usage: PersistenceCrashChild PATH SEED COUNT ACK_EVERY DURABILITY(every|grouped) COMPACT_AFTER
 //        PersistenceCrashChild migrate PATH
+//        PersistenceCrashChild history PATH COUNT UNDOS EXTRA
 
 /// Writes a line to standard output at once (unbuffered: the process may
 /// be killed right after).
@@ -29,6 +30,44 @@ if arguments.count == 3, arguments[1] == "migrate" {
         say("migrated")
         try file.close()
         exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("PersistenceCrashChild: \(error)\n".utf8))
+        exit(1)
+    }
+}
+// `PersistenceCrashChild history PATH COUNT UNDOS EXTRA`: opens the file
+// with its history, dispatches COUNT seeded actions (one batch each),
+// undoes UNDOS of them, saves the history, then dispatches EXTRA more and
+// waits until they are saved, prints `saved` and kills itself with SIGKILL
+// (no close).
+if arguments.count == 6, arguments[1] == "history", let count = Int(arguments[3]), let undos = Int(arguments[4]),
+   let extra = Int(arguments[5]) {
+    do {
+        let file = try PersistentState(path: arguments[2], initial: CrashModel.initial())
+        let store = Store(state: file.state, reducer: CrashModel.reduce)
+        try file.keepSaving(store)
+        let history = try file.history(of: store)
+        let actions = CrashModel.actions(seed: 7, count: count + extra)
+        for action in actions.prefix(count) {
+            store.dispatch(action)
+            store.waitUntilIdle()
+        }
+        for _ in 0..<undos { try history.undo() }
+        let saved = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                let written = try await file.saveHistory()
+                if !written { FileHandle.standardError.write(Data("PersistenceCrashChild: the history was not saved\n".utf8)); exit(1) }
+            } catch {
+                FileHandle.standardError.write(Data("PersistenceCrashChild: \(error)\n".utf8)); exit(1)
+            }
+            saved.signal()
+        }
+        saved.wait()
+        for action in actions.dropFirst(count) { store.dispatch(action) }
+        try file.waitUntilSaved()
+        say("saved")
+        kill(getpid(), SIGKILL)
     } catch {
         FileHandle.standardError.write(Data("PersistenceCrashChild: \(error)\n".utf8))
         exit(1)

@@ -15,7 +15,10 @@
 /// published, never seen by a subscriber, and have nothing to go back to.
 /// An entry holds the published state and the batch's actions, in order.
 /// Entry 0 is the state when the history was made; entries are numbered on
-/// from there, and keep their number when older ones are evicted.
+/// from there, and keep their number when older ones are evicted. A history
+/// restored from a file (FastStorePersistence's `PersistentState.history(of:limit:)`)
+/// keeps the numbers it was saved with, and its restored entries have no
+/// actions.
 ///
 /// ## Moves
 /// ``undo()``, ``redo()`` and ``jump(to:)`` republish an entry's state
@@ -108,23 +111,24 @@ public final class StoreHistory<State, Action> {
         public let index: Int
         /// The state the store published.
         public let state: State
-        /// The batch's actions, in order (none for entry 0).
+        /// The batch's actions, in order (none for entry 0, nor for entries
+        /// restored from a file).
         public let actions: [Action]
     }
 
     private let _store: Store<State, Action>
     private let _limit: Limit
-    private let _lock = _Lock()
+    let _lock = _Lock()
     /// Guarded by `_lock`; written on the store's draining thread only.
-    private var _timeline: _HistoryTimeline<_HistoryRecord<State, Action>>
+    var _timeline: _HistoryTimeline<_HistoryRecord<State, Action>>
     /// The state at `_timeline.current` (the store's published state, or the
     /// state a move is publishing). Guarded by `_lock`; written on the
     /// store's draining thread only.
     // NB: implicitly unwrapped only because the subscriber is registered (and
     // captures `self`) before the store hands over its state.
-    private var _currentState: State!
+    var _currentState: State!
     /// How patches are made and applied; `nil` with `.states` storage.
-    private let _codec: _HistoryPatchCodec<State>?
+    let _codec: _HistoryPatchCodec<State>?
     private var _subscriber: _Subscriber<State>?
 
     /// Starts recording `store`'s published states, keeping each whole
@@ -136,7 +140,10 @@ public final class StoreHistory<State, Action> {
         self.init(store, limit: limit, codec: nil)
     }
 
-    private init(_ store: Store<State, Action>, limit: Limit, codec: _HistoryPatchCodec<State>?) {
+    /// - Parameter restored: entries saved by an earlier history
+    ///   (`StoreHistory+Saved.swift`), and the state at their current entry.
+    init(_ store: Store<State, Action>, limit: Limit, codec: _HistoryPatchCodec<State>?,
+         restored: (timeline: _HistoryTimeline<_HistoryRecord<State, Action>>, state: State)? = nil) {
         _usagePrecondition(limit.entries >= 1, "FastStore: StoreHistory limit must keep at least 1 entry, got \(limit.entries)")
         _store = store
         _limit = limit
@@ -160,8 +167,20 @@ public final class StoreHistory<State, Action> {
                 self._record(state, actions: actions)
                 return true
             }
-            _currentState = state
-            _timeline.record { _ in _HistoryRecord(actions: [], state: state, patch: nil) }
+            if let restored, let codec {
+                _timeline = restored.timeline
+                _currentState = restored.state
+                // NB: the store moved on from the restored entry's state
+                // (dispatched to before the history was made): one entry,
+                // without actions, for the difference.
+                let difference = try? codec.diff(restored.state, state)
+                if difference?.isEmpty != true {
+                    _append(state, previous: restored.state, actions: [], patch: difference?.bytes, codec: codec)
+                }
+            } else {
+                _currentState = state
+                _timeline.record { _ in _HistoryRecord(actions: [], state: state, patch: nil) }
+            }
             _subscriber = subscriber
         }
     }
@@ -176,21 +195,27 @@ public final class StoreHistory<State, Action> {
             return
         }
         // NB: the diff runs outside the lock (`_currentState` is written on
-        // this thread only, once `init` released the lock). A state that
-        // cannot be diffed (its encoding throws) is kept whole, and so is
-        // the one before it: going back from an entry takes its patch, so
-        // the entries before one without a patch are rebuilt from there.
+        // this thread only, once `init` released the lock).
         let previous: State = _lock.withLock { _currentState }
-        let patch = try? codec.diff(previous, state)
-        _lock.withLock {
-            _currentState = state
-            _timeline.record { index in
-                let checkpoint = patch == nil
-                    || (codec.checkpointEvery > 0 && index % codec.checkpointEvery == 0)
-                return _HistoryRecord(actions: actions, state: checkpoint ? state : nil, patch: patch)
-            }
-            if patch == nil { _timeline.update(_timeline.current - 1) { $0.state = previous } }
+        let patch = try? codec.diff(previous, state).bytes
+        _lock.withLock { _append(state, previous: previous, actions: actions, patch: patch, codec: codec) }
+    }
+
+    /// Records `state`, whose patch from `previous` (the current entry's
+    /// state) is `patch`. Called under `_lock`.
+    ///
+    /// A state that cannot be diffed (`patch` is `nil`: its encoding threw)
+    /// is kept whole, and so is the one before it: going back from an entry
+    /// takes its patch, so the entries before one without a patch are
+    /// rebuilt from there.
+    private func _append(_ state: State, previous: State, actions: [Action], patch: [UInt8]?, codec: _HistoryPatchCodec<State>) {
+        _currentState = state
+        _timeline.record { index in
+            let checkpoint = patch == nil
+                || (codec.checkpointEvery > 0 && index % codec.checkpointEvery == 0)
+            return _HistoryRecord(actions: actions, state: checkpoint ? state : nil, patch: patch)
         }
+        if patch == nil { _timeline.update(_timeline.current - 1) { $0.state = previous } }
     }
 
     deinit {

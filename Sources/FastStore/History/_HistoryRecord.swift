@@ -18,15 +18,19 @@ internal struct _HistoryRecord<State, Action> {
 internal struct _HistoryPatchCodec<State> {
     /// Every how many entries the whole state is kept too (0: never).
     let checkpointEvery: Int
-    /// The operations that turn the first state into the second, packed.
-    let diff: (State, State) throws -> [UInt8]
+    /// The operations that turn the first state into the second, packed,
+    /// and whether there are none.
+    let diff: (State, State) throws -> (bytes: [UInt8], isEmpty: Bool)
     /// The state the packed operations make of the given one, or (with
     /// `inverted`) the state they were made from.
     let apply: ([UInt8], _ inverted: Bool, State) throws -> State
 
     init(checkpointEvery: Int) where State: Codable {
         self.checkpointEvery = checkpointEvery
-        diff = { old, new in _PatchBytes.pack(try StatePatch<State>(from: old, to: new).operations) }
+        diff = { old, new in
+            let operations = try StatePatch<State>(from: old, to: new).operations
+            return (_PatchBytes.pack(operations), operations.isEmpty)
+        }
         apply = { bytes, inverted, state in
             let patch = StatePatch<State>(operations: _PatchBytes.unpack(bytes))
             return try (inverted ? patch.inverted() : patch).apply(to: state)

@@ -13,6 +13,23 @@ internal struct _HistoryTimeline<Entry> {
 
     init(limit: Int) { self.limit = limit }
 
+    /// A timeline holding `entries`, numbered from `first`, at entry
+    /// `current`. Past the limit, the entries farthest from `current` go:
+    /// the oldest, then (when `current` is among the oldest) the newest.
+    ///
+    /// - Precondition: `current` numbers one of `entries`.
+    init(limit: Int, first: Int, entries: [Entry], current: Int) {
+        precondition(first <= current && current < first + entries.count,
+                     "FastStore: internal error: restored history entry \(current) is not among \(first)..<\(first + entries.count)")
+        self.limit = limit
+        var lower = max(first, first + entries.count - limit)
+        if current < lower { lower = current }
+        let upper = min(first + entries.count, lower + limit)
+        storage = entries[(lower - first) ..< (upper - first)].map { $0 }
+        firstIndex = lower
+        self.current = current
+    }
+
     private var count: Int { storage.count - head }
 
     /// The numbers of the kept entries (empty only before the first record).

@@ -1,0 +1,137 @@
+import FastStore
+import Foundation
+
+extension PersistentState {
+    /// Makes `store`'s history, kept as patches (``StoreHistory/Storage/patches``),
+    /// and saved in the file at ``close()`` and by ``saveHistory()``: undo
+    /// and redo go on across a relaunch.
+    ///
+    /// ```swift
+    /// let file = try PersistentState(path: path, initial: Versioned(AppState()))
+    /// let store = Store(state: file.state, reducer: reducer)
+    /// try file.keepSaving(store)
+    /// let history = try file.history(of: store)   // the entries saved last time, if any
+    /// try history.undo()                          // back past the relaunch
+    /// ```
+    ///
+    /// The history saved in the file is restored when the file opened to
+    /// the state it was saved with; else (a batch was saved after it, or the
+    /// process stopped without ``close()`` or ``saveHistory()`` after such a
+    /// batch) the history starts anew, with the state the store has. Restored
+    /// entries keep their numbers, and have no actions (the file keeps
+    /// none). When the store moved on from ``state`` before this call, one
+    /// entry without actions is added for the difference.
+    ///
+    /// Save the store this history records (``keepSaving(_:)``): the history
+    /// is saved only when its current state is the file's.
+    ///
+    /// - Parameters:
+    ///   - store: The store to record: the one created from ``state``.
+    ///   - limit: How many entries to keep; of a larger saved history, those
+    ///     nearest its current entry.
+    /// - Throws: ``PersistentStateError/historyAlreadyMade(path:)`` on a
+    ///   second call, ``PersistentStateError/historyDoesNotDecode(path:reason:)``
+    ///   when the saved history does not decode (it is dropped: calling again
+    ///   makes a new one), ``PersistentStateError/closed(path:)`` after
+    ///   ``close()``.
+    /// - Complexity: O(the saved history's operations), to decode them.
+    public func history<Action>(
+        of store: Store<State, Action>, limit: StoreHistory<State, Action>.Limit = .entries(1000)
+    ) throws(PersistentStateError) -> StoreHistory<State, Action> {
+        lock.lock()
+        defer { lock.unlock() }
+        if isClosed { throw .closed(path: path) }
+        if historyHandle != nil { throw .historyAlreadyMade(path: path) }
+        let history: StoreHistory<State, Action>
+        if let data = savedHistory {
+            savedHistory = nil
+            let saved: _SavedHistory<State>
+            do {
+                saved = try JSONDecoder().decode(_SavedHistory<State>.self, from: data)
+            } catch {
+                throw .historyDoesNotDecode(path: path, reason: "\(error)")
+            }
+            if let problem = saved.problem { throw .historyDoesNotDecode(path: path, reason: problem) }
+            history = StoreHistory(store, limit: limit, restoring: saved, state: state)
+        } else {
+            history = StoreHistory(store, limit: limit, storage: .patches)
+        }
+        historyHandle = _HistoryHandle(history)
+        return history
+    }
+
+    /// Saves the history made by ``history(of:limit:)`` in the file, after
+    /// every batch dispatched before this call (as ``flush()``): a relaunch
+    /// after it restores the history, unless a later batch is saved first.
+    /// Call it when the app may be stopped without ``close()``, for
+    /// instance when it goes to the background.
+    ///
+    /// - Returns: `true` when the history was saved; `false` when no history
+    ///   was made, or when the store's state moved on from the saved one
+    ///   while this ran (another thread dispatched): call it again when the
+    ///   store is idle.
+    /// - Throws: what ``flush()`` throws, or the
+    ///   ``PersistentStateError/saveFailed(path:reason:)`` of the history's
+    ///   write.
+    /// - Complexity: O(the history's operations), to encode them, plus a
+    ///   diff of its current state against the saved one, on the saver's
+    ///   thread.
+    @discardableResult
+    public func saveHistory() async throws(PersistentStateError) -> Bool {
+        try await flush()
+        guard let handle = lock.withLock({ historyHandle }) else { return false }
+        let outcome: Result<Bool, PersistentStateError> = await withCheckedContinuation { continuation in
+            if !queueHistoryWrite(handle, { continuation.resume(returning: $0) }) {
+                continuation.resume(returning: .failure(.closed(path: path)))
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// At ``close()``, after the pending write: saves the history (one
+    /// attempt; a failure leaves the file's earlier history, which a later
+    /// write makes stale). Not on the saver's thread.
+    func saveHistoryBeforeClosing(_ handle: _HistoryHandle<State>) {
+        let target = saver.published
+        let written = DispatchSemaphore(value: 0)
+        saver.wait(for: target) { _ in written.signal() }
+        written.wait()
+        let done = DispatchSemaphore(value: 0)
+        if queueHistoryWrite(handle, { _ in done.signal() }) { done.wait() }
+    }
+
+    /// Hands the saver a job that writes the history when its current state
+    /// is the last saved one. `false` when the saver is closing.
+    private func queueHistoryWrite(_ handle: _HistoryHandle<State>, _ done: @escaping (Result<Bool, PersistentStateError>) -> Void) -> Bool {
+        let path = self.path
+        return saver.perform { saved, sequence, database in
+            guard let (history, state) = handle.saved() else { return done(.success(false)) }
+            // NB: a history is valid only with the state it was saved with:
+            // the file's, after batch `sequence`.
+            guard let difference = try? StatePatch(from: state, to: saved), difference.isEmpty else {
+                return done(.success(false))
+            }
+            let entries: Data
+            do {
+                entries = try JSONEncoder().encode(history)
+            } catch {
+                return done(.failure(.saveFailed(path: path, reason: "the history does not encode: \(error)")))
+            }
+            done(Result { () throws(PersistentStateError) in
+                try database.saveHistory(sequence: sequence, entries: entries)
+                return true
+            })
+        }
+    }
+}
+
+/// A history made by ``PersistentState/history(of:limit:)``, held weakly:
+/// its entries as patches, read under its own lock from the saver's thread
+/// (hence `@unchecked`; the history need not be `Sendable`).
+final class _HistoryHandle<State: Codable>: @unchecked Sendable {
+    let saved: () -> (history: _SavedHistory<State>, state: State)?
+
+    init<Action>(_ history: StoreHistory<State, Action>) {
+        saved = { [weak history] in history?._saved() }
+    }
+}
