@@ -15,9 +15,11 @@ extension PersistentState {
     /// ```
     ///
     /// The history saved in the file is restored when the file opened to
-    /// the state it was saved with; else (a batch was saved after it, or the
-    /// process stopped without ``close()`` or ``saveHistory()`` after such a
-    /// batch) the history starts anew, with the state the store has. Restored
+    /// the state it was saved with and no batch was saved after it; else (a
+    /// batch was saved after it, and the process stopped without ``close()``
+    /// or ``saveHistory()`` since) the history starts anew, with the state
+    /// the store has. A patch that does not encode (a non-finite `Double`)
+    /// cuts the saved history there: the entries beyond it are not saved. Restored
     /// entries keep their numbers, and have no actions (the file keeps
     /// none). When the store moved on from ``state`` before this call, one
     /// entry without actions is added for the difference.
@@ -27,8 +29,9 @@ extension PersistentState {
     ///
     /// - Parameters:
     ///   - store: The store to record: the one created from ``state``.
-    ///   - limit: How many entries to keep; of a larger saved history, those
-    ///     nearest its current entry.
+    ///   - limit: How many entries to keep; of a larger saved history, the
+    ///     entries before its current one first (what undo reaches), then
+    ///     those after it.
     /// - Throws: ``PersistentStateError/historyAlreadyMade(path:)`` on a
     ///   second call, ``PersistentStateError/historyDoesNotDecode(path:reason:)``
     ///   when the saved history does not decode (it is dropped: calling again
@@ -89,15 +92,22 @@ extension PersistentState {
     }
 
     /// At ``close()``, after the pending write: saves the history (one
-    /// attempt; a failure leaves the file's earlier history, which a later
-    /// write makes stale). Not on the saver's thread.
-    func saveHistoryBeforeClosing(_ handle: _HistoryHandle<State>) {
+    /// attempt). Returns the error of the history's write: the file then
+    /// keeps its earlier history, which any later write leaves behind. Not
+    /// on the saver's thread.
+    func saveHistoryBeforeClosing(_ handle: _HistoryHandle<State>) -> PersistentStateError? {
         let target = saver.published
         let written = DispatchSemaphore(value: 0)
         saver.wait(for: target) { _ in written.signal() }
         written.wait()
         let done = DispatchSemaphore(value: 0)
-        if queueHistoryWrite(handle, { _ in done.signal() }) { done.wait() }
+        let outcome = _HistoryOutcome()
+        guard queueHistoryWrite(handle, { result in
+            if case .failure(let error) = result { outcome.error = error }
+            done.signal()
+        }) else { return nil }
+        done.wait()
+        return outcome.error
     }
 
     /// Hands the saver a job that writes the history when its current state
@@ -105,24 +115,41 @@ extension PersistentState {
     private func queueHistoryWrite(_ handle: _HistoryHandle<State>, _ done: @escaping (Result<Bool, PersistentStateError>) -> Void) -> Bool {
         let path = self.path
         return saver.perform { saved, sequence, database in
-            guard let (history, state) = handle.saved() else { return done(.success(false)) }
+            guard let (history, state) = handle.saved() else { done(.success(false)); return false }
             // NB: a history is valid only with the state it was saved with:
             // the file's, after batch `sequence`.
             guard let difference = try? StatePatch(from: state, to: saved), difference.isEmpty else {
-                return done(.success(false))
+                done(.success(false))
+                return false
             }
+            // NB: a patch that does not encode (a non-finite Double, which
+            // the state's own saves report) cuts the history there, as an
+            // entry without a patch does: the entries beyond it go.
+            let encoder = JSONEncoder()
             let entries: Data
             do {
-                entries = try JSONEncoder().encode(history)
+                if let whole = try? encoder.encode(history) {
+                    entries = whole
+                } else {
+                    entries = try encoder.encode(history.reachable { (try? encoder.encode($0)) != nil })
+                }
             } catch {
-                return done(.failure(.saveFailed(path: path, reason: "the history does not encode: \(error)")))
+                done(.failure(.saveFailed(path: path, reason: "the history does not encode: \(error)")))
+                return false
             }
-            done(Result { () throws(PersistentStateError) in
+            let result = Result { () throws(PersistentStateError) in
                 try database.saveHistory(sequence: sequence, entries: entries)
                 return true
-            })
+            }
+            done(result)
+            return (try? result.get()) == true
         }
     }
+}
+
+/// The error of a history's write at close, handed from the saver's thread.
+private final class _HistoryOutcome: @unchecked Sendable {
+    var error: PersistentStateError?
 }
 
 /// A history made by ``PersistentState/history(of:limit:)``, held weakly:

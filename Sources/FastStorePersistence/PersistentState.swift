@@ -147,7 +147,8 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         }
         state = loaded
         savedHistory = restorable
-        saver = _Saver(database: database, saved: loaded, sequence: sequence, logged: logged, options: options)
+        saver = _Saver(database: database, saved: loaded, sequence: sequence, logged: logged,
+                       historyLive: restorable != nil, options: options)
         saver.start()
     }
 
@@ -224,7 +225,8 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// afterwards are not saved.
     ///
     /// - Throws: the error of that last write, if it failed: the batches
-    ///   it held are not in the file.
+    ///   it held are not in the file; else the error of the history's write,
+    ///   if it failed: the history is not in the file (the state is).
     public func close() throws(PersistentStateError) {
         // NB: a second caller waits until the first one's close is done
         // (the file released), but for a close on the saver's own thread
@@ -246,12 +248,13 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         subscription?.cancel()
         // NB: not on the saver's thread (a close from `onSaveFailure`),
         // which cannot wait for its own jobs: the history is then not saved.
+        var historyError: PersistentStateError?
         if let historyHandle = lock.withLock({ self.historyHandle }), !saver.isCurrentThread {
-            saveHistoryBeforeClosing(historyHandle)
+            historyError = saveHistoryBeforeClosing(historyHandle)
         }
         let fileLock = self.fileLock
         let error = saver.close(then: { fileLock.release() })
-        if let error { throw error }
+        if let error = error ?? historyError { throw error }
     }
 
     deinit {

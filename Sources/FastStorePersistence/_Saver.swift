@@ -26,10 +26,16 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     private var lastSaved: State
     private var sequence: Int64
     private var patchesSinceSnapshot: Int
+    /// Whether the file holds a history saved with the state at `sequence`:
+    /// a write of a batch that changes nothing must then delete it (the
+    /// batch may have changed the history, not the state, and the sequence
+    /// does not move).
+    private var historyLive: Bool
     private let encoder = JSONEncoder()
 
-    init(database: _StateDatabase, saved: State, sequence: Int64, logged: Int, options: PersistenceOptions) {
+    init(database: _StateDatabase, saved: State, sequence: Int64, logged: Int, historyLive: Bool, options: PersistenceOptions) {
         self.database = database
+        self.historyLive = historyLive
         self.options = options
         self.lastSaved = saved
         self.sequence = sequence
@@ -93,15 +99,18 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     }
 
     /// Runs `job` on the saver's thread as soon as no write runs, with the
-    /// last saved state, its batch's sequence in the file, and the file.
-    /// Returns `false` (and `job` never runs) once the saver is closing.
-    func perform(_ job: @escaping (_ saved: State, _ sequence: Int64, _ database: _StateDatabase) -> Void) -> Bool {
+    /// last saved state, its batch's sequence in the file, and the file;
+    /// `job` returns whether it saved a history with that state. Returns
+    /// `false` (and `job` never runs) once the saver is closing.
+    func perform(_ job: @escaping (_ saved: State, _ sequence: Int64, _ database: _StateDatabase) -> Bool) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         if machine.closing || machine.stopped { return false }
         // NB: `lastSaved` and `sequence` are the saver thread's own: read
         // there, when the job runs.
-        machine.enqueue { [self] in job(lastSaved, sequence, database) }
+        machine.enqueue { [self] in
+            if job(lastSaved, sequence, database) { historyLive = true }
+        }
         if sleeping { condition.signal() }
         return true
     }
@@ -186,6 +195,14 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 try database.append(sequence: sequence + 1, patch: data)
                 sequence += 1
                 patchesSinceSnapshot += 1
+                historyLive = false
+            } else if historyLive {
+                // NB: before the batch counts as saved: a kill after its
+                // flush returned finds no history rather than one from
+                // before the batch (an undo to an equal state, or a dispatch
+                // that dropped the redo branch, changes only the history).
+                try database.deleteHistory()
+                historyLive = false
             }
             lastSaved = state
         } catch let error as PersistentStateError {

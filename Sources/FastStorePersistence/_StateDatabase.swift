@@ -201,6 +201,15 @@ struct _StateDatabase {
         }
     }
 
+    /// Deletes the saved history, committed and synced when this returns.
+    func deleteHistory() throws(PersistentStateError) {
+        do {
+            try queue.write { db in try db.execute(sql: "DELETE FROM faststore_history") }
+        } catch {
+            throw .saveFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
     /// Replaces the snapshot by the state after batch `sequence` and drops
     /// the log up to it, in one transaction.
     func compact(sequence: Int64, snapshot: Data) throws(PersistentStateError) {

@@ -133,7 +133,7 @@ import Testing
         try session.file.close()
     }
 
-    @Test func aSmallerLimitKeepsTheEntriesNearestTheCurrentOne() throws {
+    @Test func aSmallerLimitKeepsTheUndoEntriesFirst() throws {
         let path = Self.path()
         let actions = CrashModel.actions(seed: 15, count: 30)
         do {
@@ -145,15 +145,15 @@ import Testing
         do {
             let session = try Session(path, limit: 10)
             let history = try #require(session.history)
-            #expect(history.indices == 5 ... 14 && history.currentIndex == 5)
-            try history.jump(to: 14)
-            #expect(Self.same(session.store.state, CrashModel.reference(actions, count: 14)))
+            #expect(history.indices == 0 ... 9 && history.currentIndex == 5)
+            try history.jump(to: 9)
+            #expect(Self.same(session.store.state, CrashModel.reference(actions, count: 9)))
             try session.file.close()
         }
         let session = try Session(path, limit: 4)
-        #expect(session.history!.indices == 11 ... 14 && session.history!.currentIndex == 14)
-        try session.history!.jump(to: 11)
-        #expect(Self.same(session.store.state, CrashModel.reference(actions, count: 11)))
+        #expect(session.history!.indices == 6 ... 9 && session.history!.currentIndex == 9)
+        try session.history!.jump(to: 6)
+        #expect(Self.same(session.store.state, CrashModel.reference(actions, count: 6)))
         try session.file.close()
     }
 

@@ -37,11 +37,17 @@ import Darwin
 // and consumers reading `$0.todos[id: id]?.done`.
 //
 // The same four again on the README's shape with the history keeping
-// patches (`StoreHistory(store, storage: .patches)`, a checkpoint every 32
-// entries), named `History.patches.*`: what an entry retains is its
-// batch's `StatePatch`, and a move applies patches before it republishes.
-// Goals (durable-state issue): at most 256 bytes per action, an undo within
-// 1.5x the dispatch, a jump across 1,000 entries within 1 ms.
+// patches (`StoreHistory(store, storage: .patches)`), named
+// `History.patches.*`: what an entry retains is its batch's `StatePatch`,
+// and a move applies patches before it republishes. Goals (durable-state
+// issue): at most 256 bytes per action, an undo within 1.5x the dispatch,
+// a jump across 1,000 entries within 1 ms.
+//
+// The 100 row consumers above share one `StateConsumer`. The seed's users
+// give each screen its own: `History.readme.*.screens100` and
+// `History.patches.*.screens100` measure the dispatch, undo and jump with
+// 100 `StateConsumer`s, each reading one row and connected to the store on
+// its own.
 //
 // Names have no spaces (package-benchmark's threshold files break on them).
 
@@ -138,8 +144,9 @@ enum ReadmePatchRows: HistoryShape {
 final class HistoryFixture<Shape: HistoryShape>: @unchecked Sendable {
     let store: Store<Versioned<Shape.Root>, TodoAction>
     let history: StoreHistory<Versioned<Shape.Root>, TodoAction>
-    let consumer: StateConsumer<Versioned<Shape.Root>>
-    let subscription: StoreSubscription
+    /// One shared consumer, or one per screen.
+    let consumers: [StateConsumer<Versioned<Shape.Root>>]
+    let subscriptions: [StoreSubscription]
     /// Consumer callbacks so far.
     let calls: CallCount
     var step = 0
@@ -147,13 +154,17 @@ final class HistoryFixture<Shape: HistoryShape>: @unchecked Sendable {
 
     static func row(_ k: Int) -> Int { (k % consumerCount) * (itemCount / consumerCount) }
 
-    init() {
+    /// - Parameter screens: a `StateConsumer` per row consumer, each
+    ///   connected on its own, rather than one shared.
+    init(screens: Bool) {
         let store = Shape.makeStore()
         let history = Shape.makeHistory(store, limit: actionCount + 1)
-        let consumer = StateConsumer<Versioned<Shape.Root>>()
         let counter = CallCount()
-        for k in 0..<consumerCount { Shape.addRowConsumer(consumer, row: Self.row(k), calls: counter) }
-        subscription = consumer.connect(to: store)
+        let consumers = (0..<(screens ? consumerCount : 1)).map { _ in StateConsumer<Versioned<Shape.Root>>() }
+        for k in 0..<consumerCount {
+            Shape.addRowConsumer(consumers[screens ? k : 0], row: Self.row(k), calls: counter)
+        }
+        subscriptions = consumers.map { $0.connect(to: store) }
         let before = residentBytes()
         for i in 0..<actionCount { store.dispatch(.toggle(Self.row(i))) }
         let after = residentBytes()
@@ -163,7 +174,7 @@ final class HistoryFixture<Shape: HistoryShape>: @unchecked Sendable {
         }
         self.store = store
         self.history = history
-        self.consumer = consumer
+        self.consumers = consumers
         self.calls = counter
     }
 
@@ -190,10 +201,10 @@ final class Fixtures: @unchecked Sendable {
     // one freed is not reused by the next one's recording (the retained
     // bytes are a growth of resident memory).
     private var cache: [String: AnyObject] = [:]
-    func get<Shape: HistoryShape>(_ key: String, _ shape: Shape.Type) -> HistoryFixture<Shape> {
-        let name = "\(Shape.self).\(key)"
+    func get<Shape: HistoryShape>(_ key: String, _ shape: Shape.Type, screens: Bool = false) -> HistoryFixture<Shape> {
+        let name = "\(Shape.self).\(key).\(screens)"
         if let fixture = cache[name] as? HistoryFixture<Shape> { return fixture }
-        let fixture = HistoryFixture<Shape>()
+        let fixture = HistoryFixture<Shape>(screens: screens)
         cache[name] = fixture
         return fixture
     }
@@ -213,37 +224,40 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     let retained = BenchmarkMetric.custom("retainedBytesPerAction", polarity: .prefersSmaller, useScalingFactor: false)
-    func register<Shape: HistoryShape>(_ prefix: String, _ shape: Shape.Type) {
+    func register<Shape: HistoryShape>(_ prefix: String, _ shape: Shape.Type, perScreen: Bool) {
         Benchmark("\(prefix).retainedBytesPerAction",
                   configuration: .init(metrics: [retained], warmupIterations: 0, maxIterations: 1, thresholds: nil)) { benchmark in
             let fixture = Fixtures.shared.get("retained", shape)
             benchmark.measurement(retained, fixture.retainedBytesPerAction)
         }
 
-        Benchmark("\(prefix).dispatch.consumers100") { benchmark in
-            let fixture = Fixtures.shared.get("dispatch", shape)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { fixture.dispatch() }
-            benchmark.stopMeasurement()
-        }
+        for screens in perScreen ? [false, true] : [false] {
+            let suffix = screens ? "screens100" : "consumers100"
+            Benchmark("\(prefix).dispatch.\(suffix)") { benchmark in
+                let fixture = Fixtures.shared.get("dispatch", shape, screens: screens)
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { fixture.dispatch() }
+                benchmark.stopMeasurement()
+            }
 
-        Benchmark("\(prefix).undo.consumers100") { benchmark in
-            let fixture = Fixtures.shared.get("undo", shape)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { fixture.undoOrRedo() }
-            benchmark.stopMeasurement()
-            precondition(fixture.history.indices.count == actionCount + 1, "moves record nothing")
-        }
+            Benchmark("\(prefix).undo.\(suffix)") { benchmark in
+                let fixture = Fixtures.shared.get("undo", shape, screens: screens)
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { fixture.undoOrRedo() }
+                benchmark.stopMeasurement()
+                precondition(fixture.history.indices.count == actionCount + 1, "moves record nothing")
+            }
 
-        Benchmark("\(prefix).jump1000.consumers100") { benchmark in
-            let fixture = Fixtures.shared.get("jump", shape)
-            let distance = min(1_000, actionCount)
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { fixture.jump(across: distance) }
-            benchmark.stopMeasurement()
+            Benchmark("\(prefix).jump1000.\(suffix)") { benchmark in
+                let fixture = Fixtures.shared.get("jump", shape, screens: screens)
+                let distance = min(1_000, actionCount)
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { fixture.jump(across: distance) }
+                benchmark.stopMeasurement()
+            }
         }
     }
-    register("History", VersionedRows.self)
-    register("History.readme", ReadmeRows.self)
-    register("History.patches", ReadmePatchRows.self)
+    register("History", VersionedRows.self, perScreen: false)
+    register("History.readme", ReadmeRows.self, perScreen: true)
+    register("History.patches", ReadmePatchRows.self, perScreen: true)
 }

@@ -32,6 +32,14 @@ import SuiteSupport
 //   of an open, alone: `JSONDecoder` decoding the snapshot's JSON as the
 //   state, and `IdentifiedList(_:)` building the list from an array of the
 //   same todos (what the decoding does once it has the elements).
+// - `Persistence.saveHistory.N<n>.entries1000`: `saveHistory()` of a
+//   history of 1,000 recorded toggles (`file.history(of:)`, kept as
+//   patches), nothing else pending: reading its entries, checking its state
+//   is the saved one, encoding them and one synced write. The time an app
+//   spends saving its undo history when it goes to the background.
+// - `Persistence.historyBytesWritten.N<n>.entries1000`: the bytes the
+//   process wrote (`wchar`) for that save, over its 1,000 entries: the
+//   history's JSON, in the WAL's frames. Linux only (0 elsewhere).
 //
 // Files go to a temporary folder, removed at the end of each benchmark.
 // Names have no spaces (package-benchmark's threshold files break on them).
@@ -107,11 +115,29 @@ final class Fixture: @unchecked Sendable {
         store.dispatch(.toggle((step &* 7_919) % n))
     }
 
+    /// The history `withHistory` made (kept alive with the fixture).
+    var history: AnyObject?
+
+    /// A saved store with its history (`file.history(of:)`), after
+    /// `entries` toggles, each a batch of its own.
+    static func withHistory(n: Int, entries: Int) -> Fixture {
+        let fixture = Fixture(n: n, saved: true, name: "history")
+        let history = try! fixture.file!.history(of: fixture.store, limit: .entries(entries + 1))
+        for _ in 0..<entries {
+            fixture.dispatch()
+            fixture.store.waitUntilIdle()
+        }
+        precondition(history.indices.count == entries + 1)
+        fixture.history = history
+        return fixture
+    }
+
     func close() {
         try? file?.close()
         try? FileManager.default.removeItem(at: folder)
     }
 }
+
 
 /// The fixture of the benchmark that runs, made by its `setup` (once, not
 /// per sample) and closed by its `teardown`.
@@ -243,6 +269,34 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.stopMeasurement()
                 precondition(list.count == n)
             }
+        }
+
+        Benchmark("Persistence.saveHistory.N\(n).entries1000",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 2, maxIterations: 200), closure: { benchmark in
+            let fixture = Current.shared.fixture!
+            for _ in benchmark.scaledIterations {
+                benchmark.startMeasurement()
+                let saved = try! await fixture.file!.saveHistory()
+                benchmark.stopMeasurement()
+                precondition(saved, "the history was not saved")
+            }
+        }, setup: {
+            Current.shared.fixture = Fixture.withHistory(n: n, entries: 1_000)
+        }, teardown: {
+            Current.shared.fixture?.close()
+            Current.shared.fixture = nil
+        })
+
+        let historyBytes = BenchmarkMetric.custom("historyBytesWrittenPerEntry", polarity: .prefersSmaller, useScalingFactor: false)
+        Benchmark("Persistence.historyBytesWritten.N\(n).entries1000",
+                  configuration: .init(metrics: [historyBytes], warmupIterations: 0, maxIterations: 1, thresholds: nil)) { benchmark in
+            let fixture = Fixture.withHistory(n: n, entries: 1_000)
+            try! fixture.file!.waitUntilSaved()
+            let before = bytesWritten()
+            let saved = try! await fixture.file!.saveHistory()
+            precondition(saved, "the history was not saved")
+            benchmark.measurement(historyBytes, (bytesWritten() - before) / 1_000)
+            fixture.close()
         }
 
         let patches = n >= 1_000_000 ? (ProcessInfo.processInfo.environment["PERSIST_PATCHES"].flatMap(Int.init) ?? 10_000) : 1_000

@@ -19,6 +19,21 @@ package struct _SavedHistory<State: Codable>: Codable {
         self.patches = patches
     }
 
+    /// The entries the current one reaches through patches `keep` accepts:
+    /// a refused patch cuts the history there, as a missing one does in
+    /// ``StoreHistory/_saved()`` (the entries beyond it go).
+    ///
+    /// - Complexity: O(entries) calls of `keep`, at most.
+    package func reachable(through keep: (StatePatch<State>) -> Bool) -> _SavedHistory {
+        let position = current - first
+        var lower = position
+        while lower > 0, keep(patches[lower]) { lower -= 1 }
+        var upper = position
+        while upper + 1 < patches.count, keep(patches[upper + 1]) { upper += 1 }
+        return _SavedHistory(first: first + lower, current: current,
+                             patches: [StatePatch()] + patches[(lower + 1) ..< (upper + 1)])
+    }
+
     /// Why a decoded history cannot be restored, or `nil`.
     package var problem: String? {
         if patches.isEmpty { return "it holds no entry" }
@@ -35,11 +50,14 @@ extension StoreHistory where State: Codable {
     /// When the store's state is not `state` (it was dispatched to since),
     /// an entry without actions is recorded for the difference.
     ///
-    /// Restored entries have no actions (the file keeps none).
+    /// Restored entries have no actions (the file keeps none). Of more
+    /// entries than `limit`, those before the current one are kept first
+    /// (what undo reaches), then those after it.
     ///
-    /// - Precondition: `saved.problem == nil`.
+    /// - Precondition: `limit.entries >= 1`; `saved.problem == nil`.
     /// - Complexity: O(the entries' operations), to pack them.
     package convenience init(_ store: Store<State, Action>, limit: Limit, restoring saved: _SavedHistory<State>, state: State) {
+        _usagePrecondition(limit.entries >= 1, "FastStore: StoreHistory limit must keep at least 1 entry, got \(limit.entries)")
         precondition(saved.problem == nil, "FastStore: internal error: restoring a history that \(saved.problem ?? "")")
         let records = saved.patches.enumerated().map { k, patch in
             _HistoryRecord<State, Action>(actions: [], state: nil, patch: k == 0 ? nil : _PatchBytes.pack(patch.operations))

@@ -14,19 +14,21 @@ internal struct _HistoryTimeline<Entry> {
     init(limit: Int) { self.limit = limit }
 
     /// A timeline holding `entries`, numbered from `first`, at entry
-    /// `current`. Past the limit, the entries farthest from `current` go:
-    /// the oldest, then (when `current` is among the oldest) the newest.
+    /// `current`. Past the limit, the entries farthest back go, then the
+    /// farthest ahead: the `limit - 1` entries before `current` are kept
+    /// first (what undo reaches), then those after it (what redo reaches).
     ///
-    /// - Precondition: `current` numbers one of `entries`.
+    /// - Precondition: `limit >= 1`; `current` numbers one of `entries`.
     init(limit: Int, first: Int, entries: [Entry], current: Int) {
-        precondition(first <= current && current < first + entries.count,
-                     "FastStore: internal error: restored history entry \(current) is not among \(first)..<\(first + entries.count)")
+        precondition(limit >= 1 && first <= current && current < first + entries.count,
+                     "FastStore: internal error: restoring history entry \(current) of \(first)..<\(first + entries.count) with limit \(limit)")
         self.limit = limit
-        var lower = max(first, first + entries.count - limit)
-        if current < lower { lower = current }
-        let upper = min(first + entries.count, lower + limit)
-        storage = entries[(lower - first) ..< (upper - first)].map { $0 }
-        firstIndex = lower
+        // NB: `current - first` and `entries.count` are small: no overflow
+        // whatever `limit` (`.entries(.max)` included).
+        let back = min(current - first, limit - 1)
+        let ahead = min(first + entries.count - 1 - current, limit - 1 - back)
+        storage = entries[(current - first - back) ... (current - first + ahead)].map { $0 }
+        firstIndex = current - back
         self.current = current
     }
 
