@@ -2,7 +2,7 @@ import FastStore
 import Foundation
 
 extension PersistentState {
-    /// Makes `store`'s history, kept as patches (``StoreHistory/Storage/patches``),
+    /// Makes `store`'s history, kept as patches (`StoreHistory.Storage.patches`),
     /// and saved in the file at ``close()`` and by ``saveHistory()``: undo
     /// and redo go on across a relaunch.
     ///

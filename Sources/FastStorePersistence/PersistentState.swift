@@ -46,7 +46,7 @@ import Foundation
 /// old type and converts it.
 ///
 /// **Undo across a relaunch.** ``history(of:limit:)`` makes the store's
-/// ``StoreHistory`` (kept as patches), restoring the one saved in the file
+/// `StoreHistory` (kept as patches), restoring the one saved in the file
 /// with the state it opened to. The history is saved by ``saveHistory()``
 /// and by ``close()``; a history whose state is no longer the file's (a
 /// batch saved after it, a crash after such a batch) is not restored.
