@@ -37,6 +37,15 @@ import Testing
         temporaryDirectory("regression-" + name).appendingPathComponent("state.sqlite").path
     }
 
+    /// The file at `path` opened, a store from its state saved to it, and
+    /// its history made.
+    static func open(_ path: String, limit: Int = 1000) throws -> (PersistentState<R>, Store<R, RA>, StoreHistory<R, RA>) {
+        let file = try PersistentState(path: path, initial: R())
+        let store = Store(state: file.state, reducer: Self.reduce)
+        try file.keepSaving(store)
+        return (file, store, try file.history(of: store, limit: .entries(limit)))
+    }
+
     /// What a kill leaves at this moment: the database file and its WAL,
     /// copied (every write is committed and synced; nothing is running).
     static func crashCopy(_ path: String, to copy: String) throws {
@@ -51,10 +60,7 @@ import Testing
 
     @Test func aBatchThatChangesNothingAfterSaveHistoryLeavesNoStaleRedoBranchForAKill() async throws {
         let path = Self.path()
-        let file = try PersistentState(path: path, initial: R())
-        let store = Store(state: file.state, reducer: Self.reduce)
-        try file.keepSaving(store)
-        let history = try file.history(of: store)
+        let (file, store, history) = try Self.open(path)
         for _ in 0 ..< 5 { store.dispatch(.inc); store.waitUntilIdle() }
         try history.undo(); try history.undo()      // n == 3, redo to 4 and 5
         #expect(try await file.saveHistory() == true)
@@ -86,10 +92,7 @@ import Testing
     @Test func anUnboundedLimitRestoresAHistoryThatEvicted() throws {
         let path = Self.path()
         do {
-            let file = try PersistentState(path: path, initial: R())
-            let store = Store(state: file.state, reducer: Self.reduce)
-            try file.keepSaving(store)
-            let history = try file.history(of: store, limit: .entries(3))
+            let (file, store, history) = try Self.open(path, limit: 3)
             for _ in 0 ..< 5 { store.dispatch(.inc); store.waitUntilIdle() }
             #expect(history.indices == 3 ... 5)
             try file.close()
@@ -109,10 +112,7 @@ import Testing
     @Test func aSmallerLimitWithAMovedOnStoreKeepsTheEntriesNearestTheCurrentOne() throws {
         let path = Self.path()
         do {
-            let file = try PersistentState(path: path, initial: R())
-            let store = Store(state: file.state, reducer: Self.reduce)
-            try file.keepSaving(store)
-            let history = try file.history(of: store)
+            let (file, store, history) = try Self.open(path)
             for _ in 0 ..< 30 { store.dispatch(.inc); store.waitUntilIdle() }
             try history.jump(to: 20)
             try file.close()
@@ -134,10 +134,7 @@ import Testing
     @Test func anEntryThatDoesNotEncodeCutsTheSavedHistoryThere() async throws {
         let path = Self.path()
         do {
-            let file = try PersistentState(path: path, initial: R())
-            let store = Store(state: file.state, reducer: Self.reduce)
-            try file.keepSaving(store)
-            let history = try file.history(of: store)
+            let (file, store, history) = try Self.open(path)
             store.dispatch(.inc); store.waitUntilIdle()
             store.dispatch(.set(.infinity)); store.waitUntilIdle()   // e.g. a ratio over an empty list
             try? await file.flush()                                   // this state cannot be saved: reported

@@ -33,6 +33,16 @@ import Testing
         }
     }
 
+    /// One session that dispatches `actions` (a batch each), runs `body`
+    /// on its history, and closes.
+    static func saveSession(_ path: String, _ actions: some Sequence<Action>,
+                            _ body: (StoreHistory<S, Action>) throws -> Void = { _ in }) throws {
+        let session = try Session(path)
+        session.dispatch(actions)
+        try body(session.history!)
+        try session.file.close()
+    }
+
     static func path(_ name: String = #function) -> String {
         temporaryDirectory(name).appendingPathComponent("state.sqlite").path
     }
@@ -42,11 +52,7 @@ import Testing
     @Test func undoGoesOnAcrossARelaunch() throws {
         let path = Self.path()
         let actions = CrashModel.actions(seed: 11, count: 20)
-        do {
-            let session = try Session(path)
-            session.dispatch(actions)
-            try session.file.close()
-        }
+        try Self.saveSession(path, actions)
         let session = try Session(path)
         let history = try #require(session.history)
         #expect(history.indices == 0 ... 20 && history.currentIndex == 20)
@@ -67,11 +73,8 @@ import Testing
     @Test func aHistoryClosedAfterUndoKeepsItsRedoBranch() throws {
         let path = Self.path()
         let actions = CrashModel.actions(seed: 12, count: 10)
-        do {
-            let session = try Session(path)
-            session.dispatch(actions)
-            for _ in 0 ..< 4 { try session.history!.undo() }
-            try session.file.close()
+        try Self.saveSession(path, actions) { history in
+            for _ in 0 ..< 4 { try history.undo() }
         }
         let session = try Session(path)
         let history = try #require(session.history)
@@ -96,11 +99,7 @@ import Testing
     @Test func aBatchSavedAfterTheHistoryLeavesItBehind() throws {
         let path = Self.path()
         let actions = CrashModel.actions(seed: 13, count: 8)
-        do {
-            let session = try Session(path)
-            session.dispatch(actions.prefix(5))
-            try session.file.close()
-        }
+        try Self.saveSession(path, actions.prefix(5))
         do {
             // No history made: the batch is saved, the history is not.
             let session = try Session(path, history: false)
@@ -117,11 +116,7 @@ import Testing
     @Test func aStoreThatMovedOnBeforeTheHistoryGetsAnEntryForTheDifference() throws {
         let path = Self.path()
         let actions = CrashModel.actions(seed: 14, count: 5)
-        do {
-            let session = try Session(path)
-            session.dispatch(actions)
-            try session.file.close()
-        }
+        try Self.saveSession(path, actions)
         let session = try Session(path, before: [.note("before the history")])
         let history = try #require(session.history)
         #expect(history.indices == 0 ... 6 && history.currentIndex == 6)
@@ -136,12 +131,7 @@ import Testing
     @Test func aSmallerLimitKeepsTheUndoEntriesFirst() throws {
         let path = Self.path()
         let actions = CrashModel.actions(seed: 15, count: 30)
-        do {
-            let session = try Session(path)
-            session.dispatch(actions)
-            try session.history!.jump(to: 5)
-            try session.file.close()
-        }
+        try Self.saveSession(path, actions) { try $0.jump(to: 5) }
         do {
             let session = try Session(path, limit: 10)
             let history = try #require(session.history)
@@ -199,11 +189,7 @@ import Testing
 
     @Test func aMigrationDropsTheHistory() throws {
         let path = Self.path()
-        do {
-            let session = try Session(path)
-            session.dispatch(CrashModel.actions(seed: 16, count: 5))
-            try session.file.close()
-        }
+        try Self.saveSession(path, CrashModel.actions(seed: 16, count: 5))
         let v2 = CrashModel.StateV2(titles: [], done: [], note: "", step: -1)
         let migrated = try PersistentState(
             path: path, options: .init(version: 2),
@@ -226,11 +212,7 @@ import Testing
 
     @Test func aDamagedHistoryRefusesTheFileAndOneThatDoesNotDecodeIsDropped() throws {
         let path = Self.path()
-        do {
-            let session = try Session(path)
-            session.dispatch(CrashModel.actions(seed: 17, count: 3))
-            try session.file.close()
-        }
+        try Self.saveSession(path, CrashModel.actions(seed: 17, count: 3))
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         // A byte of the history changed: its checksum catches it.
         do {

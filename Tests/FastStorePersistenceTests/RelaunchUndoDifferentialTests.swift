@@ -35,6 +35,14 @@ import Testing
             while entries.count > limit { entries.removeFirst(); first += 1 }
         }
         var modelState: S { entries[current - first] }
+        /// Dispatches `action` as a batch of its own, and records its state.
+        func dispatch(_ action: CrashModel.Action, to store: Store<S, CrashModel.Action>) {
+            store.dispatch(action)
+            store.waitUntilIdle()
+            var state = modelState
+            CrashModel.reduce(&state, action)
+            record(state)
+        }
         var nextID = 1_000
         func randomAction() -> CrashModel.Action {
             switch Int.random(in: 0 ..< 10, using: &rng) {
@@ -68,14 +76,7 @@ import Testing
                 (first, current, entries) = (0, 0, [modelState])
                 continue
             }
-            if kind == 2 {
-                let action = randomAction()
-                store.dispatch(action)
-                store.waitUntilIdle()
-                var state = modelState
-                CrashModel.reduce(&state, action)
-                record(state)
-            }
+            if kind == 2 { dispatch(randomAction(), to: store) }
             let history = try file.history(of: store, limit: .entries(limit))
 
             // Per-screen consumers, each connected on its own, and the
@@ -108,11 +109,7 @@ import Testing
                 let what: String
                 if Int.random(in: 0 ..< 3, using: &rng) == 0 {
                     let action = randomAction()
-                    store.dispatch(action)
-                    store.waitUntilIdle()
-                    var state = modelState
-                    CrashModel.reduce(&state, action)
-                    record(state)
+                    dispatch(action, to: store)
                     what = "\(action)"
                 } else {
                     let kept = first ... first + entries.count - 1
