@@ -45,6 +45,9 @@ extension PersistentState {
         defer { lock.unlock() }
         if isClosed { throw .closed(path: path) }
         if historyHandle != nil { throw .historyAlreadyMade(path: path) }
+        // NB: before the history subscribes: a batch published from here on
+        // may change it.
+        saver.historyMade(atLeast: store._generationBeingNotified)
         let history: StoreHistory<State, Action>
         if let data = savedHistory {
             savedHistory = nil
@@ -59,7 +62,7 @@ extension PersistentState {
         } else {
             history = StoreHistory(store, limit: limit, storage: .patches)
         }
-        historyHandle = _HistoryHandle(history)
+        historyHandle = _HistoryHandle(history, of: store)
         return history
     }
 
@@ -114,13 +117,19 @@ extension PersistentState {
     /// is the last saved one. `false` when the saver is closing.
     private func queueHistoryWrite(_ handle: _HistoryHandle<State>, _ done: @escaping (Result<Bool, PersistentStateError>) -> Void) -> Bool {
         let path = self.path
-        return saver.perform { saved, sequence, database in
-            guard let (history, state) = handle.saved() else { done(.success(false)); return false }
-            // NB: a history is valid only with the state it was saved with:
-            // the file's, after batch `sequence`.
+        let savedStore = lock.withLock { self.savedStore }
+        return saver.perform { saved, savedGeneration, sequence, database in
+            guard let (history, state, generation) = handle.saved() else { done(.success(false)); return nil }
+            // NB: a history is valid only with the state it was saved with,
+            // the file's, after batch `sequence`: the saved store's history
+            // that saw exactly the publications the saver saved (a batch
+            // that changed nothing changes the history, not the state), and
+            // whose state is the saved one.
+            if let savedStore, savedStore != handle.store { done(.success(false)); return nil }
+            if let savedGeneration, savedGeneration != generation { done(.success(false)); return nil }
             guard let difference = try? StatePatch(from: state, to: saved), difference.isEmpty else {
                 done(.success(false))
-                return false
+                return nil
             }
             // NB: a patch that does not encode (a non-finite Double, which
             // the state's own saves report) cuts the history there, as an
@@ -135,14 +144,14 @@ extension PersistentState {
                 }
             } catch {
                 done(.failure(.saveFailed(path: path, reason: "the history does not encode: \(error)")))
-                return false
+                return nil
             }
             let result = Result { () throws(PersistentStateError) in
                 try database.saveHistory(sequence: sequence, entries: entries)
                 return true
             }
             done(result)
-            return (try? result.get()) == true
+            return (try? result.get()) == true ? generation : nil
         }
     }
 }
@@ -156,9 +165,12 @@ private final class _HistoryOutcome: @unchecked Sendable {
 /// its entries as patches, read under its own lock from the saver's thread
 /// (hence `@unchecked`; the history need not be `Sendable`).
 final class _HistoryHandle<State: Codable>: @unchecked Sendable {
-    let saved: () -> (history: _SavedHistory<State>, state: State)?
+    let saved: () -> (history: _SavedHistory<State>, state: State, generation: UInt64)?
+    /// The store the history records.
+    let store: ObjectIdentifier
 
-    init<Action>(_ history: StoreHistory<State, Action>) {
+    init<Action>(_ history: StoreHistory<State, Action>, of store: Store<State, Action>) {
         saved = { [weak history] in history?._saved() }
+        self.store = ObjectIdentifier(store)
     }
 }

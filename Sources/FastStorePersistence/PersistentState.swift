@@ -69,6 +69,8 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     private var storeHandle: _StoreHandle?
     // NB: guarded by `lock`.
     var isClosed = false
+    /// The store ``keepSaving(_:)`` saves. Guarded by `lock`.
+    var savedStore: ObjectIdentifier?
     /// The history saved in the file with the state it opened to (JSON),
     /// until ``history(of:limit:)`` takes it. Guarded by `lock`.
     var savedHistory: Data?
@@ -148,7 +150,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         state = loaded
         savedHistory = restorable
         saver = _Saver(database: database, saved: loaded, sequence: sequence, logged: logged,
-                       historyLive: restorable != nil, options: options)
+                       historyInFile: restorable != nil, options: options)
         saver.start()
     }
 
@@ -168,11 +170,14 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         // the registration (its delivery waits for the lock) is offered
         // after the state read with the registration, never before it.
         subscription = saver.withLock { machine in
-            let (subscription, current) = store._subscribeFromCurrentState { state in saver.offer(state) }
-            _ = machine.offer(current, at: .now)
+            let (subscription, current, generation) = store._subscribeFromCurrentState { state, generation in
+                saver.offer(state, generation: generation)
+            }
+            _ = machine.offer(_Offered(state: current, generation: generation), at: .now)
             return subscription
         }
         storeHandle = _StoreHandle(store)
+        savedStore = ObjectIdentifier(store)
     }
 
     /// Returns once every batch dispatched to the saved store before this
@@ -180,11 +185,16 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     ///
     /// - Throws: the ``PersistentStateError/saveFailed(path:reason:)`` of a write
     ///   that failed (the state stays pending and is retried), or
-    ///   ``PersistentStateError/closed(path:)``.
+    ///   ``PersistentStateError/closed(path:)``, also when ``close()`` ran
+    ///   while this waited for the store (the batches may not be saved).
     public func flush() async throws(PersistentStateError) {
         let (closed, handle) = lock.withLock { (isClosed, storeHandle) }
         if closed { throw .closed(path: path) }
         await handle?.flush()
+        // NB: a close while the store drained may have cancelled the
+        // subscription before the batch was offered: `published` would then
+        // leave it out, and the flush return as if it were saved.
+        if lock.withLock({ isClosed }) { throw .closed(path: path) }
         let target = saver.published
         let saver = self.saver
         let error: PersistentStateError? = await withCheckedContinuation { continuation in
@@ -204,6 +214,8 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         let (closed, handle) = lock.withLock { (isClosed, storeHandle) }
         if closed { throw .closed(path: path) }
         handle?.waitUntilIdle()
+        // NB: see `flush()`.
+        if lock.withLock({ isClosed }) { throw .closed(path: path) }
         let target = saver.published
         let done = DispatchSemaphore(value: 0)
         let outcome = _Outcome()

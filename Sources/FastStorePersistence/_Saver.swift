@@ -8,7 +8,7 @@ import Foundation
 final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     // NB: guarded by `condition`.
-    private var machine: _SaveMachine<State>
+    private var machine: _SaveMachine<_Offered<State>>
     private let database: _StateDatabase
     private let options: PersistenceOptions
     private let finished = DispatchSemaphore(value: 0)
@@ -26,16 +26,25 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     private var lastSaved: State
     private var sequence: Int64
     private var patchesSinceSnapshot: Int
-    /// Whether the file holds a history saved with the state at `sequence`:
-    /// a write of a batch that changes nothing must then delete it (the
-    /// batch may have changed the history, not the state, and the sequence
-    /// does not move).
-    private var historyLive: Bool
+    /// The store's generation of `lastSaved` (`nil` until a store's state
+    /// was written).
+    private var lastSavedGeneration: UInt64?
     private let encoder = JSONEncoder()
 
-    init(database: _StateDatabase, saved: State, sequence: Int64, logged: Int, historyLive: Bool, options: PersistenceOptions) {
+    // NB: guarded by `condition`: what the file's history row describes.
+    /// Whether the file holds a history saved with the state at `sequence`.
+    private var historyInFile: Bool
+    /// Once this process made a history: the store's generation up to
+    /// which the row describes it. A publication after it changed the
+    /// history (every publication is an entry or a move), so a write of a
+    /// later batch that changes nothing (the sequence does not move) must
+    /// delete the row. `nil` while no history was made: nothing changes
+    /// the row then.
+    private var historyGeneration: UInt64?
+
+    init(database: _StateDatabase, saved: State, sequence: Int64, logged: Int, historyInFile: Bool, options: PersistenceOptions) {
         self.database = database
-        self.historyLive = historyLive
+        self.historyInFile = historyInFile
         self.options = options
         self.lastSaved = saved
         self.sequence = sequence
@@ -52,7 +61,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` under the saver's lock, then wakes the saver.
-    func withLock<T>(_ body: (inout _SaveMachine<State>) throws -> T) rethrows -> T {
+    func withLock<T>(_ body: (inout _SaveMachine<_Offered<State>>) throws -> T) rethrows -> T {
         condition.lock()
         defer {
             condition.signal()
@@ -61,10 +70,11 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         return try body(&machine)
     }
 
-    /// Hands over a published state. O(1); wakes the saver if it sleeps.
-    func offer(_ state: State) {
+    /// Hands over a published state and its generation. O(1); wakes the
+    /// saver if it sleeps.
+    func offer(_ state: State, generation: UInt64) {
         condition.lock()
-        _ = machine.offer(state, at: .now)
+        _ = machine.offer(_Offered(state: state, generation: generation), at: .now)
         if sleeping { condition.signal() }
         condition.unlock()
     }
@@ -99,20 +109,34 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     }
 
     /// Runs `job` on the saver's thread as soon as no write runs, with the
-    /// last saved state, its batch's sequence in the file, and the file;
-    /// `job` returns whether it saved a history with that state. Returns
-    /// `false` (and `job` never runs) once the saver is closing.
-    func perform(_ job: @escaping (_ saved: State, _ sequence: Int64, _ database: _StateDatabase) -> Bool) -> Bool {
+    /// last saved state, its generation, its batch's sequence in the file,
+    /// and the file; `job` returns the generation of the history it saved
+    /// with that state (`nil`: none saved). Returns `false` (and `job` never
+    /// runs) once the saver is closing.
+    func perform(_ job: @escaping (_ saved: State, _ generation: UInt64?, _ sequence: Int64, _ database: _StateDatabase) -> UInt64?) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         if machine.closing || machine.stopped { return false }
         // NB: `lastSaved` and `sequence` are the saver thread's own: read
         // there, when the job runs.
         machine.enqueue { [self] in
-            if job(lastSaved, sequence, database) { historyLive = true }
+            if let generation = job(lastSaved, lastSavedGeneration, sequence, database) {
+                condition.lock()
+                historyInFile = true
+                historyGeneration = generation
+                condition.unlock()
+            }
         }
         if sleeping { condition.signal() }
         return true
+    }
+
+    /// A history is about to be made, the store's generation being at least
+    /// `generation`: from now on a batch after it changes the history.
+    func historyMade(atLeast generation: UInt64) {
+        condition.lock()
+        historyGeneration = generation
+        condition.unlock()
     }
 
     /// Writes what is pending (one attempt), stops the thread and waits for
@@ -161,14 +185,14 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 condition.unlock()
                 job()
                 condition.lock()
-            case .write(let state, let number):
+            case .write(let offered, let number):
                 condition.unlock()
-                let error = write(state)
+                let error = write(offered)
                 condition.lock()
                 let resume: [(PersistentStateError?) -> Void]
                 var report: PersistentStateError?? = nil
                 if let error {
-                    resume = machine.writeFailed(state, number: number, error: error, at: .now)
+                    resume = machine.writeFailed(offered, number: number, error: error, at: .now)
                     report = .some(error)
                 } else {
                     let outcome = machine.writeSucceeded(number)
@@ -187,7 +211,8 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
 
     /// Saves the patch from the last saved state to `state` (nothing when
     /// they are equal), then compacts the log when it is long enough.
-    private func write(_ state: State) -> PersistentStateError? {
+    private func write(_ offered: _Offered<State>) -> PersistentStateError? {
+        let state = offered.state
         do {
             let patch = try StatePatch(from: lastSaved, to: state)
             if !patch.isEmpty {
@@ -195,16 +220,27 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 try database.append(sequence: sequence + 1, patch: data)
                 sequence += 1
                 patchesSinceSnapshot += 1
-                historyLive = false
-            } else if historyLive {
-                // NB: before the batch counts as saved: a kill after its
-                // flush returned finds no history rather than one from
-                // before the batch (an undo to an equal state, or a dispatch
-                // that dropped the redo branch, changes only the history).
-                try database.deleteHistory()
-                historyLive = false
+                condition.lock()
+                historyInFile = false
+                condition.unlock()
+            } else {
+                condition.lock()
+                let changed = historyInFile && historyGeneration.map { offered.generation > $0 } == true
+                condition.unlock()
+                if changed {
+                    // NB: before the batch counts as saved: a kill after its
+                    // flush returned finds no history rather than one from
+                    // before the batch (an undo to an equal state, or a
+                    // dispatch that dropped the redo branch, changes only
+                    // the history).
+                    try database.deleteHistory()
+                    condition.lock()
+                    historyInFile = false
+                    condition.unlock()
+                }
             }
             lastSaved = state
+            lastSavedGeneration = offered.generation
         } catch let error as PersistentStateError {
             return error
         } catch {
@@ -223,4 +259,10 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     /// Test hook: see ``_StateDatabase/limitPages(_:)``.
     func limitPages(_ pages: Int?) throws { try database.limitPages(pages) }
     func pageCount() throws -> Int { try database.pageCount() }
+}
+
+/// A published state handed to the saver, with its generation in the store.
+struct _Offered<State> {
+    let state: State
+    let generation: UInt64
 }

@@ -180,3 +180,231 @@ import Testing
         #expect(message.contains("StoreHistory limit must keep at least 1 entry, got -1"), "got: \(message)")
     }
 }
+
+/// Bugs a second hostile review found (of the first review's fixes), each
+/// a test that failed before its fix: a `close()` while a batch that changed
+/// nothing was being notified saved the history from before it, which a
+/// flush then acknowledged (the saved history now needs the generation of
+/// the saved state); a flush racing a close returned for a batch the close
+/// kept from the saver; a relaunch that dispatched nothing lost its restored
+/// history to `keepSaving`'s first write. With two checks that did not fail:
+/// a cut right above the current entry, and a close that throws for the
+/// history's write.
+@Suite(.serialized) struct PersistentHistorySecondReviewTests {
+    typealias R = PersistentHistoryRegressionTests.R
+    typealias RA = PersistentHistoryRegressionTests.RA
+    static let reduce = PersistentHistoryRegressionTests.reduce
+
+    static func path(_ name: String = #function) -> String {
+        temporaryDirectory("review2-" + name).appendingPathComponent("state.sqlite").path
+    }
+
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var error: (any Error)?
+        var done = false
+        func set() { lock.withLock { value = true } }
+        func take() -> Bool { lock.withLock { defer { value = false }; return value } }
+    }
+
+    // MARK: A. close() during a drain saved the history from before a batch a concurrent flush acknowledged.
+
+    /// Thread A dispatches a batch that changes nothing (it drops the redo
+    /// branch); its drain is in a subscriber registered between
+    /// `keepSaving` and `history(of:)` (any StateConsumer / subscriber the
+    /// app connects there; the history's own diff opens the same window).
+    /// Thread C flushes (the batch was dispatched before). The test thread
+    /// closes. The saver writes the batch (deleting the saved history), then
+    /// close's history job saves the history the drain has not yet
+    /// recorded the batch in: with its redo branch. C's flush returns: the
+    /// batch is acknowledged; the reopened file brings the branch back.
+    @Test func aCloseDuringADrainNeverSavesAHistoryFromBeforeItsBatch() async throws {
+        let path = Self.path()
+        do {
+            let file = try PersistentState(path: path, initial: R())
+            let store = Store(state: file.state, reducer: Self.reduce)
+            try file.keepSaving(store)
+            let armed = Flag()
+            let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            let subscription = store.subscribe { _ in
+                if armed.take() { entered.signal(); release.wait() }
+            }
+            let history = try file.history(of: store)
+            for _ in 0 ..< 3 { store.dispatch(.inc); store.waitUntilIdle() }
+            try history.undo()                                    // n == 2, redo to 3
+            #expect(try await file.saveHistory())
+            armed.set()
+            let dispatched = DispatchSemaphore(value: 0)
+            Thread { store.dispatch(.noop); dispatched.signal() }.start()
+            entered.wait()                                        // the saver was handed the batch
+            let flush = Flag()
+            let flushed = DispatchSemaphore(value: 0)
+            let started = DispatchSemaphore(value: 0)
+            Thread {
+                started.signal()
+                do { try file.waitUntilSaved() } catch { flush.error = error }
+                flushed.signal()
+            }.start()
+            started.wait()
+            usleep(300_000)                  // C is waiting for the store
+            try file.close()
+            release.signal()
+            dispatched.wait()
+            flushed.wait()
+            // NB: the flush overlapped the close: it returns (the batch
+            // acknowledged) or throws `closed`; either way no redo below.
+            #expect(flush.error == nil || "\(flush.error!)".contains("closed"), "the flush threw \(String(describing: flush.error))")
+            #expect(!history.canRedo && history.currentIndex == 3)
+            subscription.cancel()
+        }
+        let file = try PersistentState(path: path, initial: R())
+        let store = Store(state: file.state, reducer: Self.reduce)
+        let restored = try file.history(of: store)
+        #expect(store.state.n == 2)
+        #expect(!restored.canRedo, "the redo branch dropped by the acknowledged batch is back: \(restored.indices) at \(restored.currentIndex)")
+        try file.close()
+    }
+
+    // MARK: A2. flush() racing close() returned for a batch never saved.
+
+    /// A batch's drain is in a subscriber registered before `keepSaving`
+    /// (the saver has not been handed it yet). C flushes (the batch was
+    /// dispatched before); the test thread closes (the subscription is
+    /// cancelled: the batch is never handed over). C's flush returns
+    /// without an error, yet the batch is not in the file.
+    @Test func aFlushRacingACloseNeverAcknowledgesAnUnsavedBatch() throws {
+        let path = Self.path()
+        do {
+            let file = try PersistentState(path: path, initial: R())
+            let store = Store(state: file.state, reducer: Self.reduce)
+            let armed = Flag()
+            let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            let subscription = store.subscribe { _ in
+                if armed.take() { entered.signal(); release.wait() }
+            }
+            try file.keepSaving(store)
+            store.dispatch(.inc); store.waitUntilIdle()
+            try file.waitUntilSaved()
+            armed.set()
+            let dispatched = DispatchSemaphore(value: 0)
+            Thread { store.dispatch(.inc); dispatched.signal() }.start()
+            entered.wait()
+            let flush = Flag()
+            let flushed = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+            Thread {
+                started.signal()
+                do { try file.waitUntilSaved() } catch { flush.error = error }
+                flushed.signal()
+            }.start()
+            started.wait()
+            usleep(300_000)
+            try file.close()
+            release.signal()
+            dispatched.wait()
+            flushed.wait()
+            #expect(store.state.n == 2)
+            if flush.error == nil {
+                let reopened = try PersistentState(path: path, initial: R())
+                #expect(reopened.state.n == 2, "waitUntilSaved() returned, yet the file holds n == \(reopened.state.n)")
+                try reopened.close()
+            }
+            subscription.cancel()
+        }
+    }
+
+    // MARK: E. reachable(through:) with the current entry right above the refused patch; limit 1.
+
+    @Test func aCutAtTheCurrentEntryKeepsItsRedoBranch() async throws {
+        let path = Self.path()
+        do {
+            let file = try PersistentState(path: path, initial: R())
+            let store = Store(state: file.state, reducer: Self.reduce)
+            try file.keepSaving(store)
+            let history = try file.history(of: store)
+            store.dispatch(.inc); store.waitUntilIdle()               // 1
+            store.dispatch(.set(.infinity)); store.waitUntilIdle()    // 2
+            try? await file.flush()
+            store.dispatch(.set(1)); store.waitUntilIdle()            // 3
+            store.dispatch(.inc); store.waitUntilIdle()               // 4
+            store.dispatch(.inc); store.waitUntilIdle()               // 5
+            try history.jump(to: 3)
+            #expect(try await file.saveHistory())
+            try file.close()
+        }
+        let file = try PersistentState(path: path, initial: R())
+        let store = Store(state: file.state, reducer: Self.reduce)
+        try file.keepSaving(store)
+        let history = try file.history(of: store)
+        #expect(history.indices == 3 ... 5 && history.currentIndex == 3)
+        try history.redo(); #expect(store.state.n == 2)
+        try history.redo(); #expect(store.state.n == 3 && store.state.x == 1)
+        try file.close()
+        let file2 = try PersistentState(path: path, initial: R())
+        let store2 = Store(state: file2.state, reducer: Self.reduce)
+        let h2 = try file2.history(of: store2, limit: .entries(1))
+        #expect(h2.indices == 5 ... 5 && h2.currentIndex == 5, "got \(h2.indices) at \(h2.currentIndex), n \(store2.state.n)")
+        try file2.close()
+    }
+
+    // MARK: B. keepSaving after a relaunch deleted the restored history.
+
+    /// A relaunch restores the history; the app does nothing; a kill. The
+    /// next launch finds no history, though no batch was dispatched:
+    /// `keepSaving` offers the store's state, an empty patch, whose write
+    /// deletes the saved history (`historyLive`).
+    @Test func aRelaunchThatDispatchesNothingKeepsTheSavedHistoryThroughAKill() async throws {
+        let path = Self.path()
+        do {
+            let file = try PersistentState(path: path, initial: R())
+            let store = Store(state: file.state, reducer: Self.reduce)
+            try file.keepSaving(store)
+            let history = try file.history(of: store)
+            for _ in 0 ..< 3 { store.dispatch(.inc); store.waitUntilIdle() }
+            #expect(history.indices == 0 ... 3)
+            try file.close()
+        }
+        let copy = path + ".killed"
+        do {
+            let file = try PersistentState(path: path, initial: R())
+            let store = Store(state: file.state, reducer: Self.reduce)
+            try file.keepSaving(store)
+            let history = try file.history(of: store)
+            #expect(history.indices == 0 ... 3)                   // restored
+            try await file.flush()                                // nothing dispatched
+            try PersistentHistoryRegressionTests.crashCopy(path, to: copy)   // killed here
+            try file.close()
+        }
+        let file = try PersistentState(path: copy, initial: R())
+        let store = Store(state: file.state, reducer: Self.reduce)
+        let history = try file.history(of: store)
+        #expect(history.indices == 0 ... 3, "no batch was dispatched since the history was saved, yet it is gone: \(history.indices)")
+        try file.close()
+    }
+
+    // MARK: C. close() throwing a failed history write: the file is released.
+
+    @Test func aCloseThatThrowsForTheHistoryReleasesTheFile() async throws {
+        let path = Self.path()
+        do {
+            let file = try PersistentState(path: path, initial: R())
+            let store = Store(state: file.state, reducer: Self.reduce)
+            try file.keepSaving(store)
+            let history = try file.history(of: store)
+            for _ in 0 ..< 3 { store.dispatch(.inc); store.waitUntilIdle() }
+            for k in 0 ..< 200 { store.dispatch(.tag(String(repeating: "x", count: 200 + k))); store.waitUntilIdle() }
+            try await file.flush()
+            try file._limitPages(try file._pageCount())
+            var threw = false
+            do { try file.close() } catch { threw = true }
+            #expect(threw, "the history's write did not fail")
+            _ = history
+        }
+        let file = try PersistentState(path: path, initial: R())
+        let store = Store(state: file.state, reducer: Self.reduce)
+        let history = try file.history(of: store)
+        #expect(store.state.n == 3)
+        #expect(history.indices == 0 ... 0)
+        try file.close()
+    }
+}

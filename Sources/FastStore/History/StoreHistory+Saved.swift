@@ -66,8 +66,10 @@ extension StoreHistory where State: Codable {
         self.init(store, limit: limit, codec: _HistoryPatchCodec(checkpointEvery: 0), restored: (timeline, state))
     }
 
-    /// The entries to save, and the state at the current one, or `nil` for
-    /// a history kept as ``StoreHistory/Storage/states``.
+    /// The entries to save, the state at the current one, and the store's
+    /// generation of the last publication the history saw (see
+    /// `Store._generationBeingNotified`), or `nil` for a history kept as
+    /// ``StoreHistory/Storage/states``.
     ///
     /// The entries saved are those the current one reaches through patches:
     /// back to the nearest entry without a patch (its state could not be
@@ -76,7 +78,7 @@ extension StoreHistory where State: Codable {
     ///
     /// - Complexity: O(the saved entries' operations), under the history's
     ///   lock.
-    package func _saved() -> (history: _SavedHistory<State>, state: State)? {
+    package func _saved() -> (history: _SavedHistory<State>, state: State, generation: UInt64)? {
         guard _codec != nil else { return nil }
         return _lock.withLock {
             let kept = _timeline.indices
@@ -88,7 +90,7 @@ extension StoreHistory where State: Codable {
             for index in stride(from: lower + 1, through: upper, by: 1) {
                 patches.append(StatePatch(operations: _PatchBytes.unpack(_timeline[index]!.patch!)))
             }
-            return (_SavedHistory(first: lower, current: _timeline.current, patches: patches), _currentState)
+            return (_SavedHistory(first: lower, current: _timeline.current, patches: patches), _currentState, _currentGeneration)
         }
     }
 }

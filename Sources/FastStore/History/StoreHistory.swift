@@ -127,6 +127,10 @@ public final class StoreHistory<State, Action> {
     // NB: implicitly unwrapped only because the subscriber is registered (and
     // captures `self`) before the store hands over its state.
     var _currentState: State!
+    /// The store's generation of the last publication the history saw (see
+    /// `Store._generationBeingNotified`). Guarded by `_lock`; written on the
+    /// store's draining thread only.
+    var _currentGeneration: UInt64 = 0
     /// How patches are made and applied; `nil` with `.states` storage.
     let _codec: _HistoryPatchCodec<State>?
     private var _subscriber: _Subscriber<State>?
@@ -150,23 +154,29 @@ public final class StoreHistory<State, Action> {
         _codec = codec
         _timeline = _HistoryTimeline(limit: limit.entries)
         let owned = store._owned
+        let publication = store._publication
         // NB: under the history's lock, so that a batch another thread
         // publishes right after the subscription waits in `_record` until
         // entry 0 and `_currentState` are in place (the store notifies
         // outside its own lock, so this cannot deadlock).
         _lock.withLock {
-            let (subscriber, state) = store._addSubscriberReadingState(countsAsCauseReceiver: true) { [weak self] state in
+            let (subscriber, state, generation) = store._addSubscriberReadingStateAndGeneration(countsAsCauseReceiver: true) { [weak self] state in
                 guard let self else { return false }
+                let generation = publication.generation.load(ordering: .relaxed)
                 // NB: a batch has at least one action; a history move has
                 // none and is already where the timeline points (its state
                 // is the republished one, equal to the one the move chose).
                 guard let actions = owned.pointee.causes, !actions.isEmpty else {
-                    self._lock.withLock { self._currentState = state }
+                    self._lock.withLock {
+                        self._currentState = state
+                        self._currentGeneration = generation
+                    }
                     return true
                 }
-                self._record(state, actions: actions)
+                self._record(state, actions: actions, generation: generation)
                 return true
             }
+            _currentGeneration = generation
             if let restored, let codec {
                 _timeline = restored.timeline
                 _currentState = restored.state
@@ -186,10 +196,11 @@ public final class StoreHistory<State, Action> {
     }
 
     /// Records a batch's published state, on the draining thread.
-    private func _record(_ state: State, actions: [Action]) {
+    private func _record(_ state: State, actions: [Action], generation: UInt64) {
         guard let codec = _codec else {
             _lock.withLock {
                 _currentState = state
+                _currentGeneration = generation
                 _timeline.record { _ in _HistoryRecord(actions: actions, state: state, patch: nil) }
             }
             return
@@ -198,7 +209,10 @@ public final class StoreHistory<State, Action> {
         // this thread only, once `init` released the lock).
         let previous: State = _lock.withLock { _currentState }
         let patch = try? codec.diff(previous, state).bytes
-        _lock.withLock { _append(state, previous: previous, actions: actions, patch: patch, codec: codec) }
+        _lock.withLock {
+            _append(state, previous: previous, actions: actions, patch: patch, codec: codec)
+            _currentGeneration = generation
+        }
     }
 
     /// Records `state`, whose patch from `previous` (the current entry's

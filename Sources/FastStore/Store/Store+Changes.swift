@@ -94,6 +94,15 @@ extension Store {
     func _addSubscriberReadingState(
         countsAsCauseReceiver: Bool, deliver: @escaping (State) -> Bool
     ) -> (_Subscriber<State>, State) {
+        let (entry, state, _) = _addSubscriberReadingStateAndGeneration(countsAsCauseReceiver: countsAsCauseReceiver, deliver: deliver)
+        return (entry, state)
+    }
+
+    /// ``_addSubscriberReadingState(countsAsCauseReceiver:deliver:)``, also
+    /// returning the state's generation (read with it, under the lock).
+    func _addSubscriberReadingStateAndGeneration(
+        countsAsCauseReceiver: Bool, deliver: @escaping (State) -> Bool
+    ) -> (_Subscriber<State>, State, UInt64) {
         if countsAsCauseReceiver { _causeReceivers.wrappingIncrement(ordering: .relaxed) }
         _lock.lock()
         defer { _lock.unlock() }
@@ -101,7 +110,7 @@ extension Store {
         let entry = _Subscriber<State>(
             id: _guarded.pointee.nextSubscriberID, thread: .drainThread, object: nil, deliver: deliver)
         _guarded.pointee.subscribers.append(entry)
-        return (entry, _guarded.pointee.state)
+        return (entry, _guarded.pointee.state, _publication.generation.load(ordering: .relaxed))
     }
 
     /// Stops delivering to `entry` and removes it; uncounts a receiver of

@@ -3,18 +3,24 @@
 
 extension Store {
     /// Registers `body` for every batch published from now on, on the
-    /// draining thread, and returns the published state read in the same
-    /// critical section as the registration: every batch published after
-    /// that state is delivered to `body`, and none before it.
+    /// draining thread, with the batch's generation, and returns the
+    /// published state and its generation, read in the same critical section
+    /// as the registration: every batch published after that state is
+    /// delivered to `body`, and none before it.
+    ///
+    /// A generation numbers a publication of the store (each batch, each
+    /// history move): what lets two subscribers tell whether they saw the
+    /// same publications (`_generationBeingNotified`).
     ///
     /// `body` may run before this returns (a batch published just after the
     /// registration): a caller that must see the returned state first holds
     /// its own lock around this call and takes it in `body`.
     ///
     /// - Complexity: O(subscribers), to copy the subscriber list.
-    package func _subscribeFromCurrentState(_ body: @escaping (State) -> Void) -> (StoreSubscription, State) {
-        let (entry, state) = _addSubscriberReadingState(countsAsCauseReceiver: false) { state in
-            body(state)
+    package func _subscribeFromCurrentState(_ body: @escaping (State, UInt64) -> Void) -> (StoreSubscription, State, UInt64) {
+        let publication = _publication
+        let (entry, state, generation) = _addSubscriberReadingStateAndGeneration(countsAsCauseReceiver: false) { state in
+            body(state, publication.generation.load(ordering: .relaxed))
             return true
         }
         let store = _UncheckedWeak(self)
@@ -22,6 +28,11 @@ extension Store {
             entry.cancelled.store(true, ordering: .releasing)
             store.object?._removeSubscriber(id: entry.id)
         }
-        return (subscription, state)
+        return (subscription, state, generation)
     }
+
+    /// The generation of the published state: in a subscriber, on the
+    /// draining thread, the generation of the batch being notified (no
+    /// publish runs until the notification ends).
+    package var _generationBeingNotified: UInt64 { _publication.generation.load(ordering: .relaxed) }
 }
