@@ -42,6 +42,10 @@ import SuiteSupport
 //   of an open, alone: `JSONDecoder` decoding the snapshot's JSON as the
 //   state, and `IdentifiedList(_:)` building the list from an array of the
 //   same todos (what the decoding does once it has the elements).
+// - `Persistence.openParts.N<n>.decodePlainArray` and `.decodeBinaryPlist`:
+//   the same todos decoded by `JSONDecoder` as a plain `[Todo]` (no list
+//   built), and the state decoded by `PropertyListDecoder` from a binary
+//   property list: what no list, or Foundation's other format, would save.
 // - `Persistence.saveHistory.N<n>.entries1000`: `saveHistory()` of a
 //   history of 1,000 recorded toggles (`file.history(of:)`, kept as
 //   patches), nothing else pending: reading its entries, checking its state
@@ -288,6 +292,35 @@ let benchmarks: @Sendable () -> Void = {
                   configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxIterations: n >= 1_000_000 ? 3 : 50)) { benchmark in
             let data = try! JSONEncoder().encode(makeState(n))
             let decoder = JSONDecoder()
+            for _ in benchmark.scaledIterations {
+                benchmark.startMeasurement()
+                let state = try! decoder.decode(State.self, from: data)
+                benchmark.stopMeasurement()
+                precondition(state.todos.count == n)
+            }
+        }
+
+        // The same todos decoded as a plain array (no list built), and the
+        // state through Foundation's binary property list instead of JSON:
+        // what another Foundation format, or no list, would save an open.
+        Benchmark("Persistence.openParts.N\(n).decodePlainArray",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxIterations: n >= 1_000_000 ? 3 : 50)) { benchmark in
+            let data = try! JSONEncoder().encode((0..<n).map { Todo(id: $0, title: "todo \($0) ..................") })
+            let decoder = JSONDecoder()
+            for _ in benchmark.scaledIterations {
+                benchmark.startMeasurement()
+                let todos = try! decoder.decode([Todo].self, from: data)
+                benchmark.stopMeasurement()
+                precondition(todos.count == n)
+            }
+        }
+
+        Benchmark("Persistence.openParts.N\(n).decodeBinaryPlist",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxIterations: n >= 1_000_000 ? 3 : 50)) { benchmark in
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .binary
+            let data = try! encoder.encode(makeState(n))
+            let decoder = PropertyListDecoder()
             for _ in benchmark.scaledIterations {
                 benchmark.startMeasurement()
                 let state = try! decoder.decode(State.self, from: data)
