@@ -25,7 +25,9 @@ extension PersistentState {
     /// entry without actions is added for the difference.
     ///
     /// Save the store this history records (``keepSaving(_:)``): the history
-    /// is saved only when its current state is the file's.
+    /// is saved only when it is the saved store's, has seen every batch
+    /// the file saved and no later one, and its current state is the
+    /// file's.
     ///
     /// - Parameters:
     ///   - store: The store to record: the one created from ``state``.
@@ -73,9 +75,9 @@ extension PersistentState {
     /// instance when it goes to the background.
     ///
     /// - Returns: `true` when the history was saved; `false` when no history
-    ///   was made, or when the store's state moved on from the saved one
-    ///   while this ran (another thread dispatched): call it again when the
-    ///   store is idle.
+    ///   was made, when it records another store than the one saved, or
+    ///   when the store moved on from the saved state while this ran
+    ///   (another thread dispatched): call it again when the store is idle.
     /// - Throws: what ``flush()`` throws, or the
     ///   ``PersistentStateError/saveFailed(path:reason:)`` of the history's
     ///   write.
