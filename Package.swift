@@ -13,8 +13,9 @@ let internalChecks: [SwiftSetting] = [
 
 // CI's release step (`.ci/run`) runs the tests against the library built
 // with -O. Optimizing the test code itself adds nothing to that, and
-// optimizing FastStoreTests took most of the step (8 of its 12 minutes on 2
-// cores): with FASTSTORE_UNOPTIMIZED_TESTS=1 the test targets build -Onone.
+// optimizing FastStoreTests took most of the step (docs/benchmarks/
+// MEASUREMENTS.md, "CI's release step"): with FASTSTORE_UNOPTIMIZED_TESTS=1
+// the test targets build -Onone.
 // The flag exists only when the variable is set, so a package depending on
 // FastStore never sees it.
 let testCode: [SwiftSetting] = Context.environment["FASTSTORE_UNOPTIMIZED_TESTS"] == "1" ? [.unsafeFlags(["-Onone"])] : []
@@ -105,7 +106,7 @@ let package = Package(
         // shared with the process they kill.
         .target(
             name: "FastStorePersistenceTestSupport",
-            dependencies: ["FastStore", "FastStoreTestSupport"],
+            dependencies: ["FastStore", "FastStorePersistence", "FastStoreTestSupport"],
             path: "Tests/FastStorePersistenceTestSupport"
         ),
         // The process `PersistenceCrashTests` kills with SIGKILL.

@@ -81,9 +81,9 @@ extension PersistentState {
     /// - Throws: what ``flush()`` throws, or the
     ///   ``PersistentStateError/saveFailed(path:reason:)`` of the history's
     ///   write.
-    /// - Complexity: O(the history's operations), to encode them, plus a
-    ///   diff of its current state against the saved one, on the saver's
-    ///   thread.
+    /// - Complexity: O(the history's operations), to encode them, on the
+    ///   saver's thread (plus a diff of its current state against the file's
+    ///   when no store is saved).
     @discardableResult
     public func saveHistory() async throws(PersistentStateError) -> Bool {
         try await flush()
@@ -123,15 +123,18 @@ extension PersistentState {
         return saver.perform { saved, savedGeneration, sequence, database in
             guard let (history, state, generation) = handle.saved() else { done(.success(false)); return nil }
             // NB: a history is valid only with the state it was saved with,
-            // the file's, after batch `sequence`: the saved store's history
-            // that saw exactly the publications the saver saved (a batch
-            // that changed nothing changes the history, not the state), and
-            // whose state is the saved one.
-            if let savedStore, savedStore != handle.store { done(.success(false)); return nil }
-            if let savedGeneration, savedGeneration != generation { done(.success(false)); return nil }
-            guard let difference = try? StatePatch(from: state, to: saved), difference.isEmpty else {
-                done(.success(false))
-                return nil
+            // the file's, after batch `sequence`. With a store saved: the
+            // saved store's history, having seen exactly the publications
+            // the saver saved (a batch that changed nothing changes the
+            // history, not the state), which makes its state the saved one.
+            // With none: a history whose state is the one the file holds.
+            if let savedStore {
+                guard savedStore == handle.store, savedGeneration == generation else { done(.success(false)); return nil }
+            } else {
+                guard let difference = try? StatePatch(from: state, to: saved), difference.isEmpty else {
+                    done(.success(false))
+                    return nil
+                }
             }
             // NB: a patch that does not encode (a non-finite Double, which
             // the state's own saves report) cuts the history there, as an

@@ -11,56 +11,19 @@ import Testing
 /// non-finite `Double` in an old entry stopped every history save (and
 /// `close()` said nothing); a negative limit trapped in an array slice.
 @Suite struct PersistentHistoryRegressionTests {
-    struct R: Codable, Sendable, Equatable {
-        var n = 0
-        var x = 0.0
-        var tag = ""
-    }
-
-    enum RA: Sendable {
-        case inc
-        case set(Double)
-        case tag(String)
-        case noop
-    }
-
-    static func reduce(_ s: inout R, _ a: RA) {
-        switch a {
-        case .inc: s.n += 1
-        case .set(let x): s.x = x
-        case .tag(let t): s.tag = t
-        case .noop: break
-        }
-    }
+    typealias R = CounterModel.State
+    typealias RA = CounterModel.Action
+    static let reduce = CounterModel.reduce
 
     static func path(_ name: String = #function) -> String {
         temporaryDirectory("regression-" + name).appendingPathComponent("state.sqlite").path
-    }
-
-    /// The file at `path` opened, a store from its state saved to it, and
-    /// its history made.
-    static func open(_ path: String, limit: Int = 1000) throws -> (PersistentState<R>, Store<R, RA>, StoreHistory<R, RA>) {
-        let file = try PersistentState(path: path, initial: R())
-        let store = Store(state: file.state, reducer: Self.reduce)
-        try file.keepSaving(store)
-        return (file, store, try file.history(of: store, limit: .entries(limit)))
-    }
-
-    /// What a kill leaves at this moment: the database file and its WAL,
-    /// copied (every write is committed and synced; nothing is running).
-    static func crashCopy(_ path: String, to copy: String) throws {
-        let fm = FileManager.default
-        for suffix in ["", "-wal"] {
-            try? fm.removeItem(atPath: copy + suffix)
-            if fm.fileExists(atPath: path + suffix) { try fm.copyItem(atPath: path + suffix, toPath: copy + suffix) }
-        }
     }
 
     // MARK: 1. A batch that changes nothing drops the redo branch, but a kill resurrects it.
 
     @Test func aBatchThatChangesNothingAfterSaveHistoryLeavesNoStaleRedoBranchForAKill() async throws {
         let path = Self.path()
-        let (file, store, history) = try Self.open(path)
+        let (file, store, history) = try CounterModel.open(path)
         for _ in 0 ..< 5 { store.dispatch(.inc); store.waitUntilIdle() }
         try history.undo(); try history.undo()      // n == 3, redo to 4 and 5
         #expect(try await file.saveHistory() == true)
@@ -71,7 +34,7 @@ import Testing
         #expect(!history.canRedo && history.currentIndex == 4)
         // Killed here: what the file holds.
         let copy = path + ".killed"
-        try Self.crashCopy(path, to: copy)
+        try CounterModel.crashCopy(path, to: copy)
         try file.close()
 
         let reopened = try PersistentState(path: copy, initial: R())
@@ -92,7 +55,7 @@ import Testing
     @Test func anUnboundedLimitRestoresAHistoryThatEvicted() throws {
         let path = Self.path()
         do {
-            let (file, store, history) = try Self.open(path, limit: 3)
+            let (file, store, history) = try CounterModel.open(path, limit: 3)
             for _ in 0 ..< 5 { store.dispatch(.inc); store.waitUntilIdle() }
             #expect(history.indices == 3 ... 5)
             try file.close()
@@ -112,7 +75,7 @@ import Testing
     @Test func aSmallerLimitWithAMovedOnStoreKeepsTheEntriesNearestTheCurrentOne() throws {
         let path = Self.path()
         do {
-            let (file, store, history) = try Self.open(path)
+            let (file, store, history) = try CounterModel.open(path)
             for _ in 0 ..< 30 { store.dispatch(.inc); store.waitUntilIdle() }
             try history.jump(to: 20)
             try file.close()
@@ -134,7 +97,7 @@ import Testing
     @Test func anEntryThatDoesNotEncodeCutsTheSavedHistoryThere() async throws {
         let path = Self.path()
         do {
-            let (file, store, history) = try Self.open(path)
+            let (file, store, history) = try CounterModel.open(path)
             store.dispatch(.inc); store.waitUntilIdle()
             store.dispatch(.set(.infinity)); store.waitUntilIdle()   // e.g. a ratio over an empty list
             try? await file.flush()                                   // this state cannot be saved: reported
@@ -191,9 +154,9 @@ import Testing
 /// a cut right above the current entry, and a close that throws for the
 /// history's write.
 @Suite(.serialized) struct PersistentHistorySecondReviewTests {
-    typealias R = PersistentHistoryRegressionTests.R
-    typealias RA = PersistentHistoryRegressionTests.RA
-    static let reduce = PersistentHistoryRegressionTests.reduce
+    typealias R = CounterModel.State
+    typealias RA = CounterModel.Action
+    static let reduce = CounterModel.reduce
 
     static func path(_ name: String = #function) -> String {
         temporaryDirectory("review2-" + name).appendingPathComponent("state.sqlite").path
@@ -318,10 +281,7 @@ import Testing
     @Test func aCutAtTheCurrentEntryKeepsItsRedoBranch() async throws {
         let path = Self.path()
         do {
-            let file = try PersistentState(path: path, initial: R())
-            let store = Store(state: file.state, reducer: Self.reduce)
-            try file.keepSaving(store)
-            let history = try file.history(of: store)
+            let (file, store, history) = try CounterModel.open(path)
             store.dispatch(.inc); store.waitUntilIdle()               // 1
             store.dispatch(.set(.infinity)); store.waitUntilIdle()    // 2
             try? await file.flush()
@@ -351,28 +311,22 @@ import Testing
 
     /// A relaunch restores the history; the app does nothing; a kill. The
     /// next launch finds no history, though no batch was dispatched:
-    /// `keepSaving` offers the store's state, an empty patch, whose write
-    /// deletes the saved history (`historyLive`).
+    /// `keepSaving` offered the store's state, an empty patch, whose write
+    /// deleted the saved history.
     @Test func aRelaunchThatDispatchesNothingKeepsTheSavedHistoryThroughAKill() async throws {
         let path = Self.path()
         do {
-            let file = try PersistentState(path: path, initial: R())
-            let store = Store(state: file.state, reducer: Self.reduce)
-            try file.keepSaving(store)
-            let history = try file.history(of: store)
+            let (file, store, history) = try CounterModel.open(path)
             for _ in 0 ..< 3 { store.dispatch(.inc); store.waitUntilIdle() }
             #expect(history.indices == 0 ... 3)
             try file.close()
         }
         let copy = path + ".killed"
         do {
-            let file = try PersistentState(path: path, initial: R())
-            let store = Store(state: file.state, reducer: Self.reduce)
-            try file.keepSaving(store)
-            let history = try file.history(of: store)
+            let (file, _, history) = try CounterModel.open(path)
             #expect(history.indices == 0 ... 3)                   // restored
             try await file.flush()                                // nothing dispatched
-            try PersistentHistoryRegressionTests.crashCopy(path, to: copy)   // killed here
+            try CounterModel.crashCopy(path, to: copy)   // killed here
             try file.close()
         }
         let file = try PersistentState(path: copy, initial: R())
@@ -387,10 +341,7 @@ import Testing
     @Test func aCloseThatThrowsForTheHistoryReleasesTheFile() async throws {
         let path = Self.path()
         do {
-            let file = try PersistentState(path: path, initial: R())
-            let store = Store(state: file.state, reducer: Self.reduce)
-            try file.keepSaving(store)
-            let history = try file.history(of: store)
+            let (file, store, history) = try CounterModel.open(path)
             for _ in 0 ..< 3 { store.dispatch(.inc); store.waitUntilIdle() }
             for k in 0 ..< 200 { store.dispatch(.tag(String(repeating: "x", count: 200 + k))); store.waitUntilIdle() }
             try await file.flush()

@@ -16,28 +16,9 @@ import Testing
 /// `FASTSTORE_SEED` runs one seed; `FASTSTORE_RELAUNCH_SEEDS` sets how many
 /// (default 100).
 @Suite struct RelaunchKillDifferentialTests {
-    struct R: Codable, Sendable, Equatable {
-        var n = 0
-        var x = 0.0
-        var tag = ""
-    }
-
-    enum RA: Sendable {
-        case inc, dec
-        case set(Double)
-        case tag(String)
-        case noop
-    }
-
-    static func reduce(_ s: inout R, _ a: RA) {
-        switch a {
-        case .inc: s.n += 1
-        case .dec: s.n -= 1
-        case .set(let x): s.x = x
-        case .tag(let t): s.tag = t
-        case .noop: break
-        }
-    }
+    typealias R = CounterModel.State
+    typealias RA = CounterModel.Action
+    static let reduce = CounterModel.reduce
 
     struct Snap: Equatable, CustomStringConvertible {
         var indices: ClosedRange<Int>
@@ -49,14 +30,6 @@ import Testing
     static func snap(_ h: StoreHistory<R, RA>) -> Snap {
         let indices = h.indices
         return Snap(indices: indices, current: h.currentIndex, states: indices.map { h[$0]!.state })
-    }
-
-    static func crashCopy(_ path: String, to copy: String) throws {
-        let fm = FileManager.default
-        for suffix in ["", "-wal", "-shm"] { try? fm.removeItem(atPath: copy + suffix) }
-        for suffix in ["", "-wal"] {
-            if fm.fileExists(atPath: path + suffix) { try fm.copyItem(atPath: path + suffix, toPath: copy + suffix) }
-        }
     }
 
     static var seeds: [UInt64] {
@@ -134,7 +107,7 @@ import Testing
                     if !grouped { try await file.flush(); candidates = [s] }
                     generation += 1
                     let copy = dir.appendingPathComponent("state\(generation).sqlite").path
-                    try Self.crashCopy(path, to: copy)
+                    try CounterModel.crashCopy(path, to: copy)
                     try file.close()
                     path = copy
                     mustMatchLast = false
