@@ -21,9 +21,10 @@ internal struct _HistoryPatchCodec<State> {
     /// The operations that turn the first state into the second, packed,
     /// and whether there are none.
     let diff: (State, State) throws -> (bytes: [UInt8], isEmpty: Bool)
-    /// The state the packed operations make of the given one, or (with
-    /// `inverted`) the state they were made from.
-    let apply: ([UInt8], _ inverted: Bool, State) throws -> State
+    /// The state the packed operations of the entries make of the given
+    /// one, one entry after the other, or (with `inverted`) the state they
+    /// were made from, the last entry's undone first.
+    let apply: (_ entries: [[UInt8]], _ inverted: Bool, State) throws -> State
 
     init(checkpointEvery: Int) where State: Codable {
         self.checkpointEvery = checkpointEvery
@@ -31,8 +32,10 @@ internal struct _HistoryPatchCodec<State> {
             let operations = try StatePatch<State>(from: old, to: new).operations
             return (_PatchBytes.pack(operations), operations.isEmpty)
         }
-        apply = { bytes, inverted, state in
-            let patch = StatePatch<State>(operations: _PatchBytes.unpack(bytes))
+        apply = { entries, inverted, state in
+            // NB: one patch of all the entries: `apply` walks the state once
+            // per run of operations on unrelated paths, not once per entry.
+            let patch = StatePatch<State>.compose(entries.map { StatePatch<State>(operations: _PatchBytes.unpack($0)) })
             return try (inverted ? patch.inverted() : patch).apply(to: state)
         }
     }
@@ -51,12 +54,14 @@ extension _HistoryTimeline {
     /// the entry before it keeps its state too (`StoreHistory._record`), and
     /// is nearer.
     ///
-    /// - Complexity: O(d) patch applications, d the distance to the nearest
-    ///   known state, each in O(its writes × the depth of their paths).
+    /// - Complexity: one patch application of the d entries' operations, d
+    ///   the distance to the nearest known state: a walk from the root per
+    ///   run of operations on unrelated paths (`StatePatch.apply(to:)`).
     func state<State, Action>(
         at index: Int, currentState: State, codec: _HistoryPatchCodec<State>
     ) throws -> State where Entry == _HistoryRecord<State, Action> {
         func known(_ k: Int) -> State? { k == current ? currentState : self[k]?.state }
+        func patches(_ entries: ClosedRange<Int>) -> [[UInt8]] { entries.map { self[$0]!.patch! } }
         if let state = known(index) { return state }
         let kept = indices
         // NB: both sides at once, nearest first: the scan stops at the
@@ -65,16 +70,12 @@ extension _HistoryTimeline {
         var distance = 1
         while index - distance >= kept.lowerBound || index + distance <= kept.upperBound {
             let below = index - distance
-            if below >= kept.lowerBound, var state = known(below) {
-                for k in below + 1 ... index { state = try codec.apply(self[k]!.patch!, false, state) }
-                return state
+            if below >= kept.lowerBound, let state = known(below) {
+                return try codec.apply(patches(below + 1 ... index), false, state)
             }
             let above = index + distance
-            if above <= kept.upperBound, var state = known(above) {
-                for k in stride(from: above, to: index, by: -1) {
-                    state = try codec.apply(self[k]!.patch!, true, state)
-                }
-                return state
+            if above <= kept.upperBound, let state = known(above) {
+                return try codec.apply(patches(index + 1 ... above), true, state)
             }
             distance += 1
         }

@@ -54,16 +54,24 @@ public struct StatePatch<State: Codable>: Hashable, CustomStringConvertible {
     /// `state` with the patch applied: for `state` equal to the patch's
     /// `old`, a state equal to its `new`.
     ///
-    /// - Complexity: per operation, O(log n) per list and O(p) per node on
-    ///   its path (p the node's plain size), plus the size of the values
-    ///   it carries; subtrees off the paths are reused in O(1).
+    /// Operations on unrelated paths (none a prefix of another) are applied
+    /// in one walk from the root, each node on their paths rebuilt once:
+    /// the operations of many patches (``compose(_:)``) cost one walk per
+    /// run of such operations, not one per operation. Consecutive `set`s
+    /// at one path, each starting from the value the one before left, are
+    /// applied as one.
+    ///
+    /// - Complexity: per run of operations on unrelated paths, O(log n) per
+    ///   list and O(p) per node on their paths (p the node's plain size),
+    ///   each node once, plus the size of the values they carry; subtrees
+    ///   off the paths are reused in O(1).
     /// - Throws: ``PatchError`` naming the path where the patch does not fit
     ///   `state` (another base, a missing id or key, a position out of
     ///   range, a value of another type). `state` itself is never changed.
     public func apply(to state: State) throws -> State {
         var result = state
-        for operation in operations {
-            result = try Self._apply(operation, to: result)
+        for run in _PatchRuns.split(operations) {
+            result = try Self._apply(run, to: result)
         }
         return result
     }
@@ -109,21 +117,63 @@ public struct StatePatch<State: Codable>: Hashable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    static func _apply(_ operation: PatchOperation, to state: State) throws -> State {
-        let tree = try _PatchTree.of(state, lazy: true)
-        let path = operation.path
+    /// `state` with `run`, operations on unrelated paths, applied in one
+    /// walk. Where the walk fails, the operations are applied one by one,
+    /// so that the error is the first operation's that does not fit.
+    static func _apply(_ run: [PatchOperation], to state: State) throws -> State {
+        guard run.count > 1 else { return try run.first.map { try _apply($0, to: state) } ?? state }
         do {
-            if path.components.isEmpty, case .set(_, let old, let new) = operation {
-                guard try _patchOldMatches(tree, old), let new else { throw PatchError.mismatch(path: path.description) }
+            return try _walk(run, to: state, errorPath: nil)
+        } catch {
+            let result = try StatePatch(operations: run)._applyOneByOne(to: state)
+            #if FASTSTORE_INTERNAL_CHECKS
+            // NB: the operations one by one fit where the walk failed: the
+            // walk is wrong. Checked in debug builds, where the tests run.
+            preconditionFailure("FastStore: internal error: a patch's run failed in one walk (\(error)) but applies one operation at a time")
+            #else
+            return result
+            #endif
+        }
+    }
+
+    /// The patch applied one operation at a time, each in a walk of its
+    /// own: the reference the runs' single walks are checked against.
+    func _applyOneByOne(to state: State) throws -> State {
+        var result = state
+        for operation in operations { result = try Self._apply(operation, to: result) }
+        return result
+    }
+
+    static func _apply(_ operation: PatchOperation, to state: State) throws -> State {
+        let path = operation.path
+        if path.components.isEmpty, case .set(_, let old, let new) = operation {
+            do {
+                guard try _patchOldMatches(_PatchTree.of(state, lazy: true), old), let new else {
+                    throw PatchError.mismatch(path: path.description)
+                }
                 return try _PatchDecoder.decode(State.self, from: new)
+            } catch let error as DecodingError {
+                throw PatchError.typeMismatch(path: path.description, message: Self._message(error))
             }
-            let applied = _PatchApplyState()
-            let pending = _PatchPending(operation: operation, rest: path.components[...], state: applied)
-            let result = try _PatchDecoder(tree: tree, pending: pending).decodeValue(State.self)
-            guard applied.consumed else { throw PatchError.mismatch(path: path.description) }
+        }
+        return try _walk([operation], to: state, errorPath: path)
+    }
+
+    /// One walk from the root with `operations` (on unrelated paths, none
+    /// the root's) pending. A decoding error is a type mismatch at
+    /// `errorPath`.
+    private static func _walk(_ operations: [PatchOperation], to state: State, errorPath: PatchPath?) throws -> State {
+        do {
+            let tree = try _PatchTree.of(state, lazy: true)
+            let applied = _PatchApplyState(operations: operations.count)
+            let members = operations.enumerated().map {
+                _PatchPending(operation: $1, rest: $1.path.components[...], state: applied, index: $0)
+            }
+            let result = try _PatchDecoder(tree: tree, pending: _PatchPendingGroup(members: members)).decodeValue(State.self)
+            guard applied.all else { throw PatchError.mismatch(path: (errorPath ?? PatchPath()).description) }
             return result
         } catch let error as DecodingError {
-            throw PatchError.typeMismatch(path: path.description, message: Self._message(error))
+            throw PatchError.typeMismatch(path: (errorPath ?? PatchPath()).description, message: Self._message(error))
         }
     }
 

@@ -54,22 +54,27 @@ extension VersionedDictionary: _PatchNode where Key: Encodable, Value: Encodable
 
 extension VersionedDictionary: _PatchRebuildable where Key: Codable, Value: Codable {
     func _patchRebuild(_ decoder: _PatchDecoder) throws -> VersionedDictionary {
-        guard let pending = decoder.pending, case .key(let encodedKey)? = pending.rest.first else { return self }
-        let path = pending.here.appending(.key(encodedKey))
-        let key = try _PatchDecoder.decode(Key.self, from: encodedKey)
+        guard let group = decoder.pending else { return self }
         var result = self
-        if pending.rest.count == 1, case .set(_, let old, let new) = pending.operation {
-            let current = try self[key].map { try _PatchTree.of($0, lazy: false) }
-            guard try _patchOldMatches(current, old) else {
-                throw current == nil ? PatchError.missingKey(path: path.description) : PatchError.mismatch(path: path.description)
+        for (component, below) in decoder.pendingBelow {
+            guard case .key(let encodedKey) = component else { continue }
+            let key = try _PatchDecoder.decode(Key.self, from: encodedKey)
+            if let ending = below.endingHere, case .set(_, let old, let new) = ending.operation {
+                let current = try self[key].map { try _PatchTree.of($0, lazy: false) }
+                guard try _patchOldMatches(current, old) else {
+                    let path = group.members[0].here.appending(.key(encodedKey)).description
+                    throw current == nil ? PatchError.missingKey(path: path) : PatchError.mismatch(path: path)
+                }
+                result[key] = try new.map { try _PatchDecoder.decode(Value.self, from: $0) }
+                ending.consume()
+                continue
             }
-            result[key] = try new.map { try _PatchDecoder.decode(Value.self, from: $0) }
-            pending.state.consumed = true
-            return result
+            guard let value = self[key] else {
+                throw PatchError.missingKey(path: group.members[0].here.appending(.key(encodedKey)).description)
+            }
+            let child = try decoder.child(component, base: _PatchTree.of(value, lazy: true), key: _PatchEncoder._Key(stringValue: "\(encodedKey)"))
+            result[key] = try Value(from: child)
         }
-        guard let value = self[key] else { throw PatchError.missingKey(path: path.description) }
-        let child = try decoder.child(.key(encodedKey), base: _PatchTree.of(value, lazy: true), key: _PatchEncoder._Key(stringValue: "\(encodedKey)"))
-        result[key] = try Value(from: child)
         return result
     }
 }

@@ -33,10 +33,10 @@ extension VersionedList: _PatchNode where Element: Encodable {
 
 extension VersionedList: _PatchRebuildable where Element: Codable {
     func _patchRebuild(_ decoder: _PatchDecoder) throws -> VersionedList {
-        guard let pending = decoder.pending else { return self }
-        let here = pending.here
+        guard let group = decoder.pending else { return self }
+        let here = group.members[0].here
         var list = self
-        if pending.rest.isEmpty, case .edit(_, let removed, let inserted) = pending.operation {
+        if let ending = group.endingHere, case .edit(_, let removed, let inserted) = ending.operation {
             for entry in removed.sorted(by: { $0.offset > $1.offset }) {
                 let path = here.appending(.index(entry.offset)).description
                 guard entry.offset >= 0 && entry.offset < list.count else { throw PatchError.indexOutOfRange(path: path) }
@@ -51,17 +51,21 @@ extension VersionedList: _PatchRebuildable where Element: Codable {
                 }
                 list.insert(try _PatchDecoder.decode(Element.self, from: entry.value), at: entry.offset)
             }
-            pending.state.consumed = true
+            ending.consume()
             return list
         }
-        guard case .index(let position)? = pending.rest.first else { return self }
-        guard position >= 0 && position < list.count else {
-            throw PatchError.indexOutOfRange(path: here.appending(.index(position)).description)
+        // NB: no edit of this list is in the pass (its path would be a
+        // prefix of these), so positions are the list's own.
+        for component in decoder.pendingBelow.keys {
+            guard case .index(let position) = component else { continue }
+            guard position >= 0 && position < list.count else {
+                throw PatchError.indexOutOfRange(path: here.appending(.index(position)).description)
+            }
+            let child = try decoder.child(
+                component, base: _PatchTree.of(list._unrecordedElement(at: position), lazy: true),
+                key: _PatchEncoder._Key(intValue: position))
+            list[position] = try Element(from: child)
         }
-        let child = try decoder.child(
-            .index(position), base: _PatchTree.of(list._unrecordedElement(at: position), lazy: true),
-            key: _PatchEncoder._Key(intValue: position))
-        list[position] = try Element(from: child)
         return list
     }
 }
@@ -101,10 +105,10 @@ extension IdentifiedList: _PatchNode where Element: Encodable, Element.ID: Encod
 
 extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: Codable {
     func _patchRebuild(_ decoder: _PatchDecoder) throws -> IdentifiedList {
-        guard let pending = decoder.pending else { return self }
-        let here = pending.here
+        guard let group = decoder.pending else { return self }
+        let here = group.members[0].here
         var list = self
-        if pending.rest.isEmpty, case .edit(_, let removed, let inserted) = pending.operation {
+        if let ending = group.endingHere, case .edit(_, let removed, let inserted) = ending.operation {
             for entry in removed.sorted(by: { $0.offset > $1.offset }) {
                 guard let encodedID = entry.id else { throw PatchError.mismatch(path: here.appending(.index(entry.offset)).description) }
                 let path = here.appending(.id(encodedID)).description
@@ -120,18 +124,20 @@ extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: 
                 guard entry.offset >= 0 && entry.offset <= list.count else { throw PatchError.indexOutOfRange(path: path) }
                 list.insert(element, at: entry.offset)
             }
-            pending.state.consumed = true
+            ending.consume()
             return list
         }
-        guard case .id(let encodedID)? = pending.rest.first else { return self }
-        let path = here.appending(.id(encodedID)).description
-        let id = try _PatchDecoder.decode(ID.self, from: encodedID)
-        guard let element = list[id: id] else { throw PatchError.missingID(path: path) }
-        let child = try decoder.child(
-            .id(encodedID), base: _PatchTree.of(element, lazy: true), key: _PatchEncoder._Key(stringValue: "\(encodedID)"))
-        let updated = try Element(from: child)
-        guard updated.id == id else { throw PatchError.mismatch(path: path) }
-        list[id: id] = updated
+        for component in decoder.pendingBelow.keys {
+            guard case .id(let encodedID) = component else { continue }
+            let path = here.appending(.id(encodedID)).description
+            let id = try _PatchDecoder.decode(ID.self, from: encodedID)
+            guard let element = list[id: id] else { throw PatchError.missingID(path: path) }
+            let child = try decoder.child(
+                component, base: _PatchTree.of(element, lazy: true), key: _PatchEncoder._Key(stringValue: "\(encodedID)"))
+            let updated = try Element(from: child)
+            guard updated.id == id else { throw PatchError.mismatch(path: path) }
+            list[id: id] = updated
+        }
         return list
     }
 }

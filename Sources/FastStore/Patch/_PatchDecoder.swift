@@ -1,36 +1,24 @@
-// A `Decoder` that applies one patch operation: it decodes the state from
+// A `Decoder` that applies patch operations: it decodes the state from
 // its own lazy encoding (versioned nodes left as references), with the
-// operation pending along its path. Off the path, a versioned type finds a
+// operations pending along their paths (a group on unrelated paths:
+// `_PatchPending.swift`). Off the path, a versioned type finds a
 // reference to its older self and returns it as it is (O(1), same
 // identity: `_patchDecodeNode`); on the path, it rebuilds itself from its
 // older self (`_PatchRebuildable`): a node re-decodes its value one level
 // deep, a list applies the edit to its persistent tree. Where the path
 // ends, a `set` is checked against the value there and replaces it.
 
-/// Whether the pending operation was applied: an operation whose path leads
-/// nowhere in the state is an error, not a no-op.
-internal final class _PatchApplyState {
-    var consumed = false
-}
-
-/// An operation on its way down: the part of its path still ahead.
-internal struct _PatchPending {
-    let operation: PatchOperation
-    var rest: ArraySlice<PatchPath.Component>
-    let state: _PatchApplyState
-
-    /// The path walked so far.
-    var here: PatchPath { PatchPath(Array(operation.path.components.dropLast(rest.count))) }
-}
-
 internal final class _PatchDecoder: Decoder {
     /// The value to decode (`nil`: absent).
     let tree: _PatchTree?
-    let pending: _PatchPending?
+    let pending: _PatchPendingGroup?
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(tree: _PatchTree?, pending: _PatchPending?, codingPath: [any CodingKey] = []) {
+    /// The pending operations by the next step of their paths.
+    lazy var pendingBelow: [PatchPath.Component: _PatchPendingGroup] = pending?.byNextStep() ?? [:]
+
+    init(tree: _PatchTree?, pending: _PatchPendingGroup?, codingPath: [any CodingKey] = []) {
         // NB: an unordered leaf decodes as its plain value.
         if case .unordered(_, let value)? = tree { self.tree = .value(value) } else { self.tree = tree }
         self.pending = pending
@@ -43,18 +31,17 @@ internal final class _PatchDecoder: Decoder {
     }
 
     /// What lies at `component` below this value, `base` there before the
-    /// operation: the operation's new value when its path ends there (after
-    /// checking `base` is its old value), else `base` with the operation
-    /// still pending if its path goes on through `component`.
-    func resolve(_ component: PatchPath.Component, base: _PatchTree?) throws -> (_PatchTree?, _PatchPending?) {
-        guard var pending, pending.rest.first == component else { return (base, nil) }
-        pending.rest = pending.rest.dropFirst()
-        if pending.rest.isEmpty, case .set(let path, let old, let new) = pending.operation {
+    /// operations: the new value of a `set` whose path ends there (after
+    /// checking `base` is its old value), else `base` with the operations
+    /// whose paths go on through `component` pending.
+    func resolve(_ component: PatchPath.Component, base: _PatchTree?) throws -> (_PatchTree?, _PatchPendingGroup?) {
+        guard pending != nil, let group = pendingBelow[component] else { return (base, nil) }
+        if let ending = group.endingHere, case .set(let path, let old, let new) = ending.operation {
             guard try _patchOldMatches(base, old) else { throw PatchError.mismatch(path: path.description) }
-            pending.state.consumed = true
+            ending.consume()
             return (new.map { .value($0) }, nil)
         }
-        return (base, pending)
+        return (base, group)
     }
 
     /// A decoder for `component` below this one.
@@ -86,21 +73,20 @@ internal final class _PatchDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard var entries = tree?.objectEntries else { throw mismatch([String: Any].self) }
-        var pendingKey: String? = nil
-        var childPending: _PatchPending? = nil
-        if var pending, case .field(let name)? = pending.rest.first {
-            pending.rest = pending.rest.dropFirst()
-            if pending.rest.isEmpty, case .set(let path, let old, let new) = pending.operation {
-                guard try _patchOldMatches(entries[name], old) else { throw PatchError.mismatch(path: path.description) }
-                entries[name] = new.map { .value($0) }
-                pending.state.consumed = true
-            } else {
-                pendingKey = name
-                childPending = pending
+        var childPending: [String: _PatchPendingGroup] = [:]
+        if pending != nil {
+            for (component, group) in pendingBelow {
+                guard case .field(let name) = component else { continue }
+                if let ending = group.endingHere, case .set(let path, let old, let new) = ending.operation {
+                    guard try _patchOldMatches(entries[name], old) else { throw PatchError.mismatch(path: path.description) }
+                    entries[name] = new.map { .value($0) }
+                    ending.consume()
+                } else {
+                    childPending[name] = group
+                }
             }
         }
-        return KeyedDecodingContainer(_Keyed<Key>(
-            decoder: self, entries: entries, pendingKey: pendingKey, childPending: childPending))
+        return KeyedDecodingContainer(_Keyed<Key>(decoder: self, entries: entries, childPending: childPending))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -160,8 +146,8 @@ internal final class _PatchDecoder: Decoder {
     struct _Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let decoder: _PatchDecoder
         let entries: [String: _PatchTree]
-        let pendingKey: String?
-        let childPending: _PatchPending?
+        /// The operations going on below a field, by the field.
+        let childPending: [String: _PatchPendingGroup]
 
         var codingPath: [any CodingKey] { decoder.codingPath }
         var allKeys: [Key] { entries.keys.compactMap { Key(stringValue: $0) } }
@@ -172,8 +158,7 @@ internal final class _PatchDecoder: Decoder {
             guard let tree = entries[key.stringValue] else {
                 throw DecodingError.keyNotFound(key, DecodingError.Context(codingPath: codingPath, debugDescription: "no value"))
             }
-            let pending = key.stringValue == pendingKey ? childPending : nil
-            return _PatchDecoder(tree: tree, pending: pending, codingPath: codingPath + [key])
+            return _PatchDecoder(tree: tree, pending: childPending[key.stringValue], codingPath: codingPath + [key])
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -197,7 +182,7 @@ internal final class _PatchDecoder: Decoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            _PatchDecoder(tree: entries["super"], pending: pendingKey == "super" ? childPending : nil, codingPath: codingPath)
+            _PatchDecoder(tree: entries["super"], pending: childPending["super"], codingPath: codingPath)
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder { try childDecoder(key) }
@@ -229,7 +214,7 @@ internal final class _PatchDecoder: Decoder {
 
         mutating func decodeNil() throws -> Bool {
             guard !isAtEnd else { return false }
-            if case .value(.null) = elements[currentIndex], decoder.pending?.rest.first != .index(currentIndex) {
+            if case .value(.null) = elements[currentIndex], decoder.pending == nil || decoder.pendingBelow[.index(currentIndex)] == nil {
                 currentIndex += 1
                 return true
             }
@@ -277,7 +262,7 @@ internal final class _PatchDecoder: Decoder {
 /// Called first by the versioned types' `init(from:)`: under a patch
 /// decoder that holds a reference to an older version of type `N`, that
 /// version as it is (nothing pending below it) or rebuilt with the pending
-/// operation; `nil` otherwise (decode as usual).
+/// operations; `nil` otherwise (decode as usual).
 internal func _patchDecodeNode<N>(_ type: N.Type, from decoder: any Decoder) throws -> N? {
     guard let decoder = decoder as? _PatchDecoder, case .node(let node)? = decoder.tree else { return nil }
     guard let old = node as? N else { throw decoder.mismatch(N.self) }

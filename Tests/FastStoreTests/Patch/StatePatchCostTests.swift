@@ -34,8 +34,25 @@ struct StatePatchCostTests {
         }
     }
 
+    static let headerEncodes = Counter()
+
+    /// A plain field of the board that counts its encodings: one per walk
+    /// from the root.
+    struct Header: Codable, Equatable {
+        var title: String
+
+        init(title: String) { self.title = title }
+        init(from decoder: any Decoder) throws { title = try String(from: decoder) }
+
+        func encode(to encoder: any Encoder) throws {
+            StatePatchCostTests.headerEncodes.increment()
+            try title.encode(to: encoder)
+        }
+    }
+
     struct Board: Codable, Equatable {
         var title: String
+        var header = Header(title: "h")
         var rows: IdentifiedList<Versioned<CountingRow>>
         var cells: VersionedList<Versioned<CountingRow>>
         var byName: VersionedDictionary<String, Versioned<CountingRow>>
@@ -63,5 +80,38 @@ struct StatePatchCostTests {
         let applyEncodes = Self.encodes.count
         #expect(applyEncodes <= 12, "encoded \(applyEncodes) rows to apply")
         #expect(applied == b)
+    }
+
+    @Test("100 patches composed, 10 writes each to 10 rows of each list: the root walked once, each row rebuilt once")
+    func composedPatchesWalkOnce() throws {
+        let rows = (0 ..< 100_000).map { Versioned(CountingRow(id: $0, score: 0)) }
+        var names = VersionedDictionary<String, Versioned<CountingRow>>()
+        for i in 0 ..< 1_000 { names["n\(i)"] = Versioned(CountingRow(id: i, score: 0)) }
+        let a = Versioned(Board(title: "t", rows: IdentifiedList(rows), cells: VersionedList(rows), byName: names))
+        var state = a
+        var patches: [StatePatch<Versioned<Board>>] = []
+        for k in 0 ..< 100 {
+            let before = state
+            let row = (k % 10) * 1_000
+            state.rows[id: row]?.score += 1
+            state.cells[row + 1].score += 1
+            state.byName["n\(k % 10)"]?.score += 1
+            patches.append(try StatePatch(from: before, to: state))
+        }
+        let composed = StatePatch.compose(patches)
+        #expect(composed.operations.count == 300)
+
+        Self.headerEncodes.reset()
+        Self.encodes.reset()
+        let applied = try composed.apply(to: a)
+        #expect(applied == state)
+        #expect(Self.headerEncodes.count == 1, "the root walked \(Self.headerEncodes.count) times")
+        // NB: each of the 30 rows written is encoded once to be rebuilt
+        // and once to check its old value.
+        #expect(Self.encodes.count <= 60, "encoded \(Self.encodes.count) rows")
+
+        Self.headerEncodes.reset()
+        #expect(try composed.inverted().apply(to: state) == a)
+        #expect(Self.headerEncodes.count == 1, "the root walked \(Self.headerEncodes.count) times back")
     }
 }

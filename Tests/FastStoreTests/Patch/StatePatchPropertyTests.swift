@@ -79,4 +79,43 @@ struct StatePatchPropertyTests {
         }
         #expect(replayed == state)
     }
+
+    /// What applying gives: the state, or the error's description.
+    enum Outcome: Equatable {
+        case state(CodableState)
+        case error(String)
+    }
+
+    static func outcome(_ body: () throws -> CodableState) -> Outcome {
+        do { return .state(try body()) } catch { return .error("\(error)") }
+    }
+
+    @Test("many patches composed: one walk per run gives what one operation at a time gives", arguments: seeds)
+    func manyPatchesComposed(seed: UInt64) throws {
+        var (first, _, rng) = Self.versions(seed: seed, steps: 0...0)
+        var states = [first]
+        var patches: [StatePatch<CodableState>] = []
+        for _ in 0 ..< Int.random(in: 2...30, using: &rng) {
+            var next = states.last!
+            for _ in 0 ..< Int.random(in: 1...3, using: &rng) { CodableTreeGen.mutate(&next, &rng) }
+            patches.append(try StatePatch(from: states.last!, to: next))
+            states.append(next)
+        }
+        let composed = StatePatch.compose(patches)
+        let last = states.last!
+        #expect(try composed.apply(to: first) == last, "seed \(seed): \(composed)")
+        #expect(try composed.inverted().apply(to: last) == first, "seed \(seed): \(composed)")
+        // From the middle, and on other bases: the walk and the reference
+        // agree on the state or on the error.
+        let middle = states.count / 2
+        let tail = StatePatch.compose(patches[middle...])
+        #expect(try tail.apply(to: states[middle]) == last, "seed \(seed)")
+        for base in [states[1], last, states[middle]] {
+            for patch in [composed, tail, composed.inverted()] {
+                #expect(Self.outcome { try patch.apply(to: base) } == Self.outcome { try patch._applyOneByOne(to: base) }, "seed \(seed)")
+            }
+        }
+        first = last  // silence "never mutated"
+        _ = first
+    }
 }
