@@ -1,7 +1,7 @@
 /// One recorded entry as a ``StoreHistory`` keeps it: the batch's actions,
 /// and either the whole state, or the patch from the entry before (with the
 /// whole state kept at checkpoints), or both.
-internal struct _HistoryRecord<State, Action> {
+internal struct _HistoryRecord<State, Action>: _TimelineEntry {
     var actions: [Action]
     /// The state, kept for every entry with `.states` storage; with
     /// `.patches`, for the first entry, where a patch could not be made, and
@@ -10,6 +10,8 @@ internal struct _HistoryRecord<State, Action> {
     /// The writes from the entry before to this one, packed (`_PatchBytes`;
     /// `nil` for the first entry, and with `.states` storage).
     var patch: [UInt8]?
+
+    var holdsState: Bool { state != nil }
 }
 
 /// How a ``StoreHistory`` with `.patches` storage makes and applies its
@@ -35,8 +37,7 @@ internal struct _HistoryPatchCodec<State> {
         apply = { entries, inverted, state in
             // NB: one patch of all the entries: `apply` walks the state once
             // per run of operations on unrelated paths, not once per entry.
-            let patch = StatePatch<State>.compose(entries.map { StatePatch<State>(operations: _PatchBytes.unpack($0)) })
-            return try (inverted ? patch.inverted() : patch).apply(to: state)
+            try StatePatch<State>(operations: _PatchBytes.unpack(entries, inverted: inverted)).apply(to: state)
         }
     }
 }
@@ -60,25 +61,14 @@ extension _HistoryTimeline {
     func state<State, Action>(
         at index: Int, currentState: State, codec: _HistoryPatchCodec<State>
     ) throws -> State where Entry == _HistoryRecord<State, Action> {
-        func known(_ k: Int) -> State? { k == current ? currentState : self[k]?.state }
-        func patches(_ entries: ClosedRange<Int>) -> [[UInt8]] { entries.map { self[$0]!.patch! } }
-        if let state = known(index) { return state }
-        let kept = indices
-        // NB: both sides at once, nearest first: the scan stops at the
-        // first known state, so it costs the distance walked, not the
-        // entries kept.
-        var distance = 1
-        while index - distance >= kept.lowerBound || index + distance <= kept.upperBound {
-            let below = index - distance
-            if below >= kept.lowerBound, let state = known(below) {
-                return try codec.apply(patches(below + 1 ... index), false, state)
-            }
-            let above = index + distance
-            if above <= kept.upperBound, let state = known(above) {
-                return try codec.apply(patches(index + 1 ... above), true, state)
-            }
-            distance += 1
+        guard let known = nearestHoldingState(to: index) else {
+            preconditionFailure("FastStore: internal error: no known state around history entry \(index)")
         }
-        preconditionFailure("FastStore: internal error: no known state around history entry \(index)")
+        let state = known == current ? currentState : self[known]!.state!
+        if known == index { return state }
+        var patches: [[UInt8]] = []
+        patches.reserveCapacity(abs(index - known))
+        for entry in entries(known < index ? known + 1 ... index : index + 1 ... known) { patches.append(entry!.patch!) }
+        return try codec.apply(patches, known > index, state)
     }
 }

@@ -1,10 +1,21 @@
+/// An entry of a `_HistoryTimeline`.
+internal protocol _TimelineEntry {
+    /// Whether the entry holds its whole state, not only a patch.
+    var holdsState: Bool { get }
+}
+
 /// The entries of a ``StoreHistory`` as a plain state machine (its lock
 /// lives in `StoreHistory`): numbered entries, a current one, a limit.
-internal struct _HistoryTimeline<Entry> {
+internal struct _HistoryTimeline<Entry: _TimelineEntry> {
     /// The kept entries, `storage[head...]`, numbered from `firstIndex`.
     // NB: evicting advances `head` and compacts when half the storage is
     // dead: O(1) amortized per recorded entry.
     private var storage: [Entry?] = []
+    /// `holdsState` of each entry of `storage` (`false` for an evicted
+    /// one), apart from the entries: the search for the nearest entry
+    /// holding its state reads a plain array, not the entries, which are
+    /// generic and cost a metadata lookup each when read unspecialized.
+    private var holding: [Bool] = []
     private var head = 0
     private var firstIndex = 0
     private let limit: Int
@@ -28,6 +39,7 @@ internal struct _HistoryTimeline<Entry> {
         let back = min(current - first, limit - 1)
         let ahead = min(first + entries.count - 1 - current, limit - 1 - back)
         storage = entries[(current - first - back) ... (current - first + ahead)].map { $0 }
+        holding = storage.map { $0!.holdsState }
         firstIndex = current - back
         self.current = current
     }
@@ -38,9 +50,38 @@ internal struct _HistoryTimeline<Entry> {
     var indices: ClosedRange<Int> { firstIndex ... firstIndex + count - 1 }
 
     subscript(index: Int) -> Entry? {
-        let k = index - firstIndex
-        guard k >= 0, k < count else { return nil }
-        return storage[head + k]
+        // NB: yielded, not returned: reading a field of an entry copies
+        // nothing else.
+        _read {
+            let k = index - firstIndex
+            if k >= 0, k < count { yield storage[head + k] } else { yield nil }
+        }
+    }
+
+    /// The kept entries numbered `range`, in order.
+    ///
+    /// - Precondition: every entry of `range` is kept.
+    func entries(_ range: ClosedRange<Int>) -> ArraySlice<Entry?> {
+        storage[(head + range.lowerBound - firstIndex) ... (head + range.upperBound - firstIndex)]
+    }
+
+    /// The kept entry nearest to `index` (below it first at equal distance)
+    /// that holds its whole state, or is `current`; `index` itself when it
+    /// does.
+    ///
+    /// - Complexity: O(the distance to it), in a plain array of flags.
+    func nearestHoldingState(to index: Int) -> Int? {
+        func known(_ i: Int) -> Bool { i == current || holding[head + i - firstIndex] }
+        let kept = indices
+        guard kept.contains(index) else { return nil }
+        if known(index) { return index }
+        var distance = 1
+        while index - distance >= kept.lowerBound || index + distance <= kept.upperBound {
+            if index - distance >= kept.lowerBound, known(index - distance) { return index - distance }
+            if index + distance <= kept.upperBound, known(index + distance) { return index + distance }
+            distance += 1
+        }
+        return nil
     }
 
     /// Changes the kept entry numbered `index` (nothing when it is not kept).
@@ -48,6 +89,7 @@ internal struct _HistoryTimeline<Entry> {
         let k = index - firstIndex
         guard k >= 0, k < count, storage[head + k] != nil else { return }
         body(&storage[head + k]!)
+        holding[head + k] = storage[head + k]!.holdsState
     }
 
     /// Appends the entry `make` builds for the next number, after dropping
@@ -58,18 +100,25 @@ internal struct _HistoryTimeline<Entry> {
     mutating func record(_ make: (Int) -> Entry) {
         if count > 0 {
             let keep = head + (current - firstIndex) + 1
-            if keep < storage.count { storage.removeSubrange(keep...) }
+            if keep < storage.count {
+                storage.removeSubrange(keep...)
+                holding.removeSubrange(keep...)
+            }
         }
         let index = firstIndex + count
-        storage.append(make(index))
+        let entry = make(index)
+        storage.append(entry)
+        holding.append(entry.holdsState)
         current = index
         while count > limit {
             storage[head] = nil
+            holding[head] = false
             head += 1
             firstIndex += 1
         }
         if head > 32 && head * 2 > storage.count {
             storage.removeSubrange(..<head)
+            holding.removeSubrange(..<head)
             head = 0
         }
     }

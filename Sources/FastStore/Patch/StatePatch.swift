@@ -166,10 +166,11 @@ public struct StatePatch<State: Codable>: Hashable, CustomStringConvertible {
         do {
             let tree = try _PatchTree.of(state, lazy: true)
             let applied = _PatchApplyState(operations: operations.count)
-            let members = operations.enumerated().map {
-                _PatchPending(operation: $1, rest: $1.path.components[...], state: applied, index: $0)
+            func pending(_ k: Int) -> _PatchPending {
+                _PatchPending(operation: operations[k], rest: operations[k].path.components[...], state: applied, index: k)
             }
-            let result = try _PatchDecoder(tree: tree, pending: _PatchPendingGroup(members: members)).decodeValue(State.self)
+            let group = _PatchPendingGroup(pending(0), operations.indices.dropFirst().map(pending))
+            let result = try _PatchDecoder(tree: tree, pending: group).decodeValue(State.self)
             guard applied.all else { throw PatchError.mismatch(path: (errorPath ?? PatchPath()).description) }
             return result
         } catch let error as DecodingError {

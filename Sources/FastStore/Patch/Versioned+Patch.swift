@@ -56,21 +56,21 @@ extension VersionedDictionary: _PatchRebuildable where Key: Codable, Value: Coda
     func _patchRebuild(_ decoder: _PatchDecoder) throws -> VersionedDictionary {
         guard let group = decoder.pending else { return self }
         var result = self
-        for (component, below) in decoder.pendingBelow {
-            guard case .key(let encodedKey) = component else { continue }
+        try decoder.forEachPendingStep { component, below in
+            guard case .key(let encodedKey) = component else { return }
             let key = try _PatchDecoder.decode(Key.self, from: encodedKey)
             if let ending = below.endingHere, case .set(_, let old, let new) = ending.operation {
                 let current = try self[key].map { try _PatchTree.of($0, lazy: false) }
                 guard try _patchOldMatches(current, old) else {
-                    let path = group.members[0].here.appending(.key(encodedKey)).description
+                    let path = group.here.appending(.key(encodedKey)).description
                     throw current == nil ? PatchError.missingKey(path: path) : PatchError.mismatch(path: path)
                 }
                 result[key] = try new.map { try _PatchDecoder.decode(Value.self, from: $0) }
                 ending.consume()
-                continue
+                return
             }
             guard let value = self[key] else {
-                throw PatchError.missingKey(path: group.members[0].here.appending(.key(encodedKey)).description)
+                throw PatchError.missingKey(path: group.here.appending(.key(encodedKey)).description)
             }
             let child = try decoder.child(component, base: _PatchTree.of(value, lazy: true), key: _PatchEncoder._Key(stringValue: "\(encodedKey)"))
             result[key] = try Value(from: child)

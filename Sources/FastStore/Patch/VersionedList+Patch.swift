@@ -34,7 +34,7 @@ extension VersionedList: _PatchNode where Element: Encodable {
 extension VersionedList: _PatchRebuildable where Element: Codable {
     func _patchRebuild(_ decoder: _PatchDecoder) throws -> VersionedList {
         guard let group = decoder.pending else { return self }
-        let here = group.members[0].here
+        let here = group.here
         var list = self
         if let ending = group.endingHere, case .edit(_, let removed, let inserted) = ending.operation {
             for entry in removed.sorted(by: { $0.offset > $1.offset }) {
@@ -56,8 +56,8 @@ extension VersionedList: _PatchRebuildable where Element: Codable {
         }
         // NB: no edit of this list is in the pass (its path would be a
         // prefix of these), so positions are the list's own.
-        for component in decoder.pendingBelow.keys {
-            guard case .index(let position) = component else { continue }
+        try decoder.forEachPendingStep { component, _ in
+            guard case .index(let position) = component else { return }
             guard position >= 0 && position < list.count else {
                 throw PatchError.indexOutOfRange(path: here.appending(.index(position)).description)
             }
@@ -106,7 +106,7 @@ extension IdentifiedList: _PatchNode where Element: Encodable, Element.ID: Encod
 extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: Codable {
     func _patchRebuild(_ decoder: _PatchDecoder) throws -> IdentifiedList {
         guard let group = decoder.pending else { return self }
-        let here = group.members[0].here
+        let here = group.here
         var list = self
         if let ending = group.endingHere, case .edit(_, let removed, let inserted) = ending.operation {
             for entry in removed.sorted(by: { $0.offset > $1.offset }) {
@@ -127,16 +127,18 @@ extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: 
             ending.consume()
             return list
         }
-        for component in decoder.pendingBelow.keys {
-            guard case .id(let encodedID) = component else { continue }
-            let path = here.appending(.id(encodedID)).description
+        try decoder.forEachPendingStep { component, _ in
+            guard case .id(let encodedID) = component else { return }
+            var path: String { here.appending(.id(encodedID)).description }
             let id = try _PatchDecoder.decode(ID.self, from: encodedID)
-            guard let element = list[id: id] else { throw PatchError.missingID(path: path) }
+            // NB: found once, read and written at its position.
+            guard let position = list._position(of: id) else { throw PatchError.missingID(path: path) }
+            let element = list._list._unrecordedElement(at: position).element
             let child = try decoder.child(
                 component, base: _PatchTree.of(element, lazy: true), key: _PatchEncoder._Key(stringValue: "\(encodedID)"))
             let updated = try Element(from: child)
             guard updated.id == id else { throw PatchError.mismatch(path: path) }
-            list[id: id] = updated
+            list._update(updated, at: position)
         }
         return list
     }

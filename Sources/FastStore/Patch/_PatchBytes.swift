@@ -46,8 +46,27 @@ internal enum _PatchBytes {
     ///
     /// - Complexity: O(size of the operations).
     static func unpack(_ bytes: [UInt8]) -> [PatchOperation] {
-        var reader = Reader(bytes: bytes)
         var operations: [PatchOperation] = []
+        unpack(bytes, into: &operations)
+        return operations
+    }
+
+    /// The operations of several packed patches one after the other, or
+    /// (`inverted`) the inverse of that: the last patch's undone first.
+    ///
+    /// - Complexity: O(size of the operations).
+    static func unpack(_ patches: [[UInt8]], inverted: Bool) -> [PatchOperation] {
+        var operations: [PatchOperation] = []
+        operations.reserveCapacity(patches.count)
+        for bytes in patches { unpack(bytes, into: &operations) }
+        guard inverted else { return operations }
+        operations.reverse()
+        for k in operations.indices { operations[k] = operations[k].inverted }
+        return operations
+    }
+
+    private static func unpack(_ bytes: [UInt8], into operations: inout [PatchOperation]) {
+        var reader = Reader(bytes: bytes)
         while !reader.isAtEnd {
             let tag = reader.tag()
             let path = reader.path()
@@ -57,7 +76,6 @@ internal enum _PatchBytes {
             default: reader.corrupt(tag)
             }
         }
-        return operations
     }
 
     // MARK: Writing

@@ -15,8 +15,27 @@ internal final class _PatchDecoder: Decoder {
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// The pending operations by the next step of their paths.
-    lazy var pendingBelow: [PatchPath.Component: _PatchPendingGroup] = pending?.byNextStep() ?? [:]
+    /// The pending operations by the next step of their paths, for a group
+    /// of several.
+    private lazy var pendingBelow: [PatchPath.Component: _PatchPendingGroup] = pending?.byNextStep() ?? [:]
+
+    /// The pending operations whose paths go on through `component`.
+    func pending(below component: PatchPath.Component) -> _PatchPendingGroup? {
+        guard let pending else { return nil }
+        if pending.others.isEmpty { return pending.single(below: component) }
+        return pendingBelow[component]
+    }
+
+    /// Calls `body` with each next step of the pending operations' paths
+    /// and the operations going on through it.
+    func forEachPendingStep(_ body: (PatchPath.Component, _PatchPendingGroup) throws -> Void) rethrows {
+        guard let pending else { return }
+        if pending.others.isEmpty {
+            if let next = pending.first.rest.first { try body(next, _PatchPendingGroup(pending.first.stepped)) }
+            return
+        }
+        for (component, group) in pendingBelow { try body(component, group) }
+    }
 
     init(tree: _PatchTree?, pending: _PatchPendingGroup?, codingPath: [any CodingKey] = []) {
         // NB: an unordered leaf decodes as its plain value.
@@ -35,7 +54,7 @@ internal final class _PatchDecoder: Decoder {
     /// checking `base` is its old value), else `base` with the operations
     /// whose paths go on through `component` pending.
     func resolve(_ component: PatchPath.Component, base: _PatchTree?) throws -> (_PatchTree?, _PatchPendingGroup?) {
-        guard pending != nil, let group = pendingBelow[component] else { return (base, nil) }
+        guard let group = pending(below: component) else { return (base, nil) }
         if let ending = group.endingHere, case .set(let path, let old, let new) = ending.operation {
             guard try _patchOldMatches(base, old) else { throw PatchError.mismatch(path: path.description) }
             ending.consume()
@@ -74,16 +93,14 @@ internal final class _PatchDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard var entries = tree?.objectEntries else { throw mismatch([String: Any].self) }
         var childPending: [String: _PatchPendingGroup] = [:]
-        if pending != nil {
-            for (component, group) in pendingBelow {
-                guard case .field(let name) = component else { continue }
-                if let ending = group.endingHere, case .set(let path, let old, let new) = ending.operation {
-                    guard try _patchOldMatches(entries[name], old) else { throw PatchError.mismatch(path: path.description) }
-                    entries[name] = new.map { .value($0) }
-                    ending.consume()
-                } else {
-                    childPending[name] = group
-                }
+        try forEachPendingStep { component, group in
+            guard case .field(let name) = component else { return }
+            if let ending = group.endingHere, case .set(let path, let old, let new) = ending.operation {
+                guard try _patchOldMatches(entries[name], old) else { throw PatchError.mismatch(path: path.description) }
+                entries[name] = new.map { .value($0) }
+                ending.consume()
+            } else {
+                childPending[name] = group
             }
         }
         return KeyedDecodingContainer(_Keyed<Key>(decoder: self, entries: entries, childPending: childPending))
@@ -214,7 +231,7 @@ internal final class _PatchDecoder: Decoder {
 
         mutating func decodeNil() throws -> Bool {
             guard !isAtEnd else { return false }
-            if case .value(.null) = elements[currentIndex], decoder.pending == nil || decoder.pendingBelow[.index(currentIndex)] == nil {
+            if case .value(.null) = elements[currentIndex], decoder.pending(below: .index(currentIndex)) == nil {
                 currentIndex += 1
                 return true
             }

@@ -13,15 +13,24 @@
 /// Which of a pass's operations were applied: an operation whose path
 /// leads nowhere in the state is an error, not a no-op.
 internal final class _PatchApplyState {
-    private var applied: [Bool]
+    private let operations: Int
     private var count = 0
+    /// Which were applied, when there are several.
+    private var applied: [Bool]
 
-    init(operations: Int) { applied = Array(repeating: false, count: operations) }
+    init(operations: Int) {
+        self.operations = operations
+        applied = operations > 1 ? Array(repeating: false, count: operations) : []
+    }
 
     /// Whether every operation was applied.
-    var all: Bool { count == applied.count }
+    var all: Bool { count == operations }
 
     func record(_ operation: Int) {
+        if applied.isEmpty {
+            count = 1
+            return
+        }
         guard !applied[operation] else { return }
         applied[operation] = true
         count += 1
@@ -41,17 +50,40 @@ internal struct _PatchPending {
 
     /// Records that the operation was applied.
     func consume() { state.record(index) }
+
+    /// This operation one step further down.
+    var stepped: _PatchPending {
+        var next = self
+        next.rest = rest.dropFirst()
+        return next
+    }
 }
 
 /// The operations pending at one place of the state, on unrelated paths.
+///
+/// NB: the first apart, so that a group of one (an undo, a patch of one
+/// write) allocates nothing on its way down.
 internal struct _PatchPendingGroup {
-    /// Never empty.
-    let members: [_PatchPending]
+    let first: _PatchPending
+    let others: [_PatchPending]
+
+    init(_ first: _PatchPending, _ others: [_PatchPending] = []) {
+        self.first = first
+        self.others = others
+    }
+
+    /// The path walked so far (the same for every member).
+    var here: PatchPath { first.here }
 
     /// The operation whose path ends here. Paths in a group are unrelated, so
     /// it is then the group's only one.
     var endingHere: _PatchPending? {
-        members.count == 1 && members[0].rest.isEmpty ? members[0] : nil
+        others.isEmpty && first.rest.isEmpty ? first : nil
+    }
+
+    /// The group going on through `component`, for a group of one.
+    func single(below component: PatchPath.Component) -> _PatchPendingGroup? {
+        first.rest.first == component ? _PatchPendingGroup(first.stepped) : nil
     }
 
     /// The operations going on below, by the next step of their paths, with
@@ -59,19 +91,12 @@ internal struct _PatchPendingGroup {
     ///
     /// - Complexity: O(members).
     func byNextStep() -> [PatchPath.Component: _PatchPendingGroup] {
-        if members.count == 1 {
-            var member = members[0]
-            guard let next = member.rest.first else { return [:] }
-            member.rest = member.rest.dropFirst()
-            return [next: _PatchPendingGroup(members: [member])]
-        }
         var grouped: [PatchPath.Component: [_PatchPending]] = [:]
-        for var member in members {
+        for member in CollectionOfOne(first).lazy + others {
             guard let next = member.rest.first else { continue }
-            member.rest = member.rest.dropFirst()
-            grouped[next, default: []].append(member)
+            grouped[next, default: []].append(member.stepped)
         }
-        return grouped.mapValues { _PatchPendingGroup(members: $0) }
+        return grouped.mapValues { _PatchPendingGroup($0[0], Array($0.dropFirst())) }
     }
 }
 

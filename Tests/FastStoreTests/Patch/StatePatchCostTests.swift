@@ -5,7 +5,8 @@ import Testing
 /// White-box: what making and applying a patch encodes. Shared rows must
 /// never be encoded (their node references are skipped by identity and
 /// stamp), whatever the list's length.
-@Suite("StatePatch cost")
+/// Serialized: the tests share the counters.
+@Suite("StatePatch cost", .serialized)
 struct StatePatchCostTests {
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
