@@ -18,7 +18,7 @@
 # Dictionary.*, TreeDictionary.*: not FastStore's code, and the standard
 # Dictionary's count moves with its hashing), and the one-sample memory
 # benchmarks (*RetainedBytes*, *PerAction, *BytesWritten*, *foldBytesPerElement*), whose allocation
-# count is their fixture's set-up; and `Persistence.dispatch.{on,grouped,onOverOff}.*`, where
+# count is their fixture's set-up; and `Persistence.dispatch.{on,grouped,onOverOff,groupedOverOff}.*`, where
 # the saver thread's allocations land in whichever dispatch runs beside
 # them. PersistenceBenchmarks runs at 1,000 items here (PERSIST_SIZES): its
 # 1,000,000-item fixtures take minutes to build. The tolerance (5 % of the p90) is
@@ -54,7 +54,7 @@ export SWIFT_DETERMINISTIC_HASHING=1 PERSIST_SIZES=1000
 # NB: --target keeps package-benchmark away from the package's other
 # executables (fsbench, fsinstructions...), which it would run as suites.
 args=(--metric mallocCountTotal --no-progress --path "$dir" --target "${target:-.*Benchmarks}"
-      --skip '(Array|Dictionary|TreeDictionary)\..*|.*RetainedBytes.*|.*PerAction.*|.*BytesWritten.*|.*foldBytesPerElement.*|Persistence\.dispatch\.(on|grouped|onOverOff)\..*')
+      --skip '(Array|Dictionary|TreeDictionary)\..*|.*RetainedBytes.*|.*PerAction.*|.*BytesWritten.*|.*foldBytesPerElement.*|Persistence\.dispatch\.(on|grouped|onOverOff|groupedOverOff)\..*')
 
 started=$(date +%s)
 if [ "$mode" = update ]; then

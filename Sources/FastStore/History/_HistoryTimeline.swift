@@ -50,12 +50,9 @@ internal struct _HistoryTimeline<Entry: _TimelineEntry> {
     var indices: ClosedRange<Int> { firstIndex ... firstIndex + count - 1 }
 
     subscript(index: Int) -> Entry? {
-        // NB: yielded, not returned: reading a field of an entry copies
-        // nothing else.
-        _read {
-            let k = index - firstIndex
-            if k >= 0, k < count { yield storage[head + k] } else { yield nil }
-        }
+        let k = index - firstIndex
+        guard k >= 0, k < count else { return nil }
+        return storage[head + k]
     }
 
     /// The kept entries numbered `range`, in order.
