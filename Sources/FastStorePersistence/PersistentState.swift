@@ -281,6 +281,10 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// Test hook: the database's size in pages.
     @_spi(Testing)
     public func _pageCount() throws -> Int { try saver.pageCount() }
+
+    /// Test hook: how many times the saver's thread woke from a sleep.
+    @_spi(Testing)
+    public var _saverWakeUps: Int { saver.wakeUpCount }
 }
 
 /// The saved store's `flush()` and `waitUntilIdle()`, held weakly. Both are

@@ -13,10 +13,16 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     private let options: PersistenceOptions
     private let finished = DispatchSemaphore(value: 0)
     private var thread: Thread?
-    // NB: guarded by `condition`: whether the saver sleeps in `wait`, so
-    // that an offer wakes it only then (a signal is a system call; while a
-    // write runs the saver takes the newest state when it is done).
-    private var sleeping = false
+    // NB: guarded by `condition`: how the saver sleeps in `wait`, so that
+    // an offer wakes it only when it sleeps until woken (a signal is a
+    // system call). While a write runs, the saver takes the newest state
+    // when it is done; while it sleeps until a deadline (a grouped write, a
+    // retry), an offer changes neither the deadline nor what is written
+    // then (the newest state), so it lets it sleep.
+    private var sleep = _Sleep.awake
+    // NB: guarded by `condition`: how many times the saver woke from a
+    // sleep (tests: an offer must not wake a grouped saver).
+    private var wakeUps = 0
     // NB: guarded by `condition`: set by a close called on the saver's own
     // thread (from `onSaveFailure`, or a `deinit` there), which cannot wait
     // for that thread: the loop finishes the close when it ends.
@@ -71,13 +77,16 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     }
 
     /// Hands over a published state and its generation. O(1); wakes the
-    /// saver if it sleeps.
+    /// saver only if it sleeps until woken (see `sleep`).
     func offer(_ state: State, generation: UInt64) {
         condition.lock()
         _ = machine.offer(_Offered(state: state, generation: generation), at: .now)
-        if sleeping { condition.signal() }
+        if sleep == .untilWoken { condition.signal() }
         condition.unlock()
     }
+
+    /// How many times the saver woke from a sleep.
+    var wakeUpCount: Int { condition.lock(); defer { condition.unlock() }; return wakeUps }
 
     /// Whether the calling thread is the saver's (where `onSaveFailure` runs).
     var isCurrentThread: Bool {
@@ -127,7 +136,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 condition.unlock()
             }
         }
-        if sleeping { condition.signal() }
+        if sleep != .awake { condition.signal() }
         return true
     }
 
@@ -172,7 +181,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 finished.signal()
                 return
             case .wait(let until):
-                sleeping = true
+                sleep = until == nil ? .untilWoken : .untilDeadline
                 if let until {
                     let left = until - .now
                     let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
@@ -180,7 +189,8 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 } else {
                     condition.wait()
                 }
-                sleeping = false
+                sleep = .awake
+                wakeUps += 1
             case .run(let job):
                 condition.unlock()
                 job()
@@ -265,4 +275,14 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
 struct _Offered<State> {
     let state: State
     let generation: UInt64
+}
+
+/// How the saver thread sleeps.
+private enum _Sleep {
+    case awake
+    /// Until a signal: nothing to write.
+    case untilWoken
+    /// Until a deadline (a grouped write, a retry after a failure), or a
+    /// signal.
+    case untilDeadline
 }
