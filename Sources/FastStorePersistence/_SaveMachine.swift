@@ -42,9 +42,12 @@ struct _SaveMachine<State> {
     /// A published state: it replaces any pending one. Returns its number.
     ///
     /// - Complexity: O(1).
-    mutating func offer(_ state: State, at now: ContinuousClock.Instant) -> UInt64 {
+    mutating func offer(_ state: consuming State, at now: @autoclosure () -> ContinuousClock.Instant) -> UInt64 {
         published &+= 1
-        if pending == nil { pendingSince = now }
+        // NB: the clock is read only for the first batch of a group: a
+        // batch that replaces a pending one (most, when batches come fast)
+        // reads none.
+        if pending == nil { pendingSince = now() }
         pending = (state, published)
         return published
     }
