@@ -124,6 +124,8 @@ public struct StatePatch<State: Codable>: Hashable, CustomStringConvertible {
         guard run.count > 1 else { return try run.first.map { try _apply($0, to: state) } ?? state }
         do {
             return try _walk(run, to: state, errorPath: nil)
+        } catch is _PatchRunConflict {
+            return try StatePatch(operations: run)._applyOneByOne(to: state)
         } catch {
             let result = try StatePatch(operations: run)._applyOneByOne(to: state)
             #if FASTSTORE_INTERNAL_CHECKS

@@ -100,6 +100,13 @@ internal struct _PatchPendingGroup {
     }
 }
 
+/// Thrown by a walk that finds two of its operations at one element under
+/// two spellings of its key or id (`"é"` precomposed and decomposed, `0.0`
+/// and `-0.0`): paths that differ as `PatchValue`s, so the run took them
+/// for unrelated, but that name one element once decoded. The run is then
+/// applied one operation at a time, in order.
+internal struct _PatchRunConflict: Error {}
+
 internal enum _PatchRuns {
     /// `operations` cut into runs applied one after the other, each of
     /// operations on unrelated paths, in the patch's order.
