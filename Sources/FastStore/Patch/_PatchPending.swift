@@ -8,7 +8,12 @@
 // once per operation. Operations in a run are on unrelated paths (none is a
 // prefix of another, nor equal to it): they touch disjoint parts of the
 // state, so they commute, and the pass's order (the tree's) gives the result
-// the patch's order gives.
+// the patch's order gives. Paths compare as `PatchValue`s, exactly, while a
+// dictionary or an `IdentifiedList` finds its element by the decoded key's
+// own `==` (`"é"` precomposed and decomposed, `0.0` and `-0.0` are one
+// key): a rebuild that finds two steps naming one element throws
+// `_PatchRunConflict` before it applies any, and the run is applied one
+// operation at a time.
 
 /// Which of a pass's operations were applied: an operation whose path
 /// leads nowhere in the state is an error, not a no-op.
