@@ -7,9 +7,9 @@ import Foundation
 /// draining threads.
 final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    // NB: guarded by `condition`, hence no dynamic exclusivity check (an
-    // access is under the lock; the check cost about 120 instructions per
-    // handed batch, counted with callgrind).
+    // NB: guarded by `condition`, hence no dynamic exclusivity check (every
+    // access is under the lock; the check was a measurable part of each
+    // handed batch: docs/benchmarks/MEASUREMENTS.md, 2026-11-28).
     @exclusivity(unchecked) private var machine: _SaveMachine<_Offered>
     private let database: _StateDatabase
     private let options: PersistenceOptions
@@ -282,8 +282,8 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
 /// generic over the app's state and runs unspecialized (the app's module
 /// does not see it): a machine over `_Offered<State>` looked up the
 /// metadata of the offer, its optional and the machine on every handed
-/// batch, on the dispatching thread (about 2,300 instructions a batch,
-/// counted with callgrind). Boxing the state needs only the metadata the
+/// batch, on the dispatching thread (counted with callgrind:
+/// docs/benchmarks/MEASUREMENTS.md, 2026-11-28). Boxing the state needs only the metadata the
 /// generic code is given; the saver thread casts it back.
 struct _Offered {
     let state: Any

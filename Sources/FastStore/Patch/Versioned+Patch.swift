@@ -56,15 +56,7 @@ extension VersionedDictionary: _PatchRebuildable where Key: Codable, Value: Coda
     func _patchRebuild(_ decoder: _PatchDecoder) throws -> VersionedDictionary {
         guard let group = decoder.pending else { return self }
         var result = self
-        // NB: before any step is applied: two steps naming one key in two
-        // spellings (see `_PatchRunConflict`); only a group of several can.
-        if !group.others.isEmpty {
-            var keys = Set<Key>()
-            try decoder.forEachPendingStep { component, _ in
-                guard case .key(let encodedKey) = component else { return }
-                guard keys.insert(try _PatchDecoder.decode(Key.self, from: encodedKey)).inserted else { throw _PatchRunConflict() }
-            }
-        }
+        try decoder.requireOneStepPerElement(Key.self) { if case .key(let key) = $0 { key } else { nil } }
         try decoder.forEachPendingStep { component, below in
             guard case .key(let encodedKey) = component else { return }
             let key = try _PatchDecoder.decode(Key.self, from: encodedKey)

@@ -127,15 +127,7 @@ extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: 
             ending.consume()
             return list
         }
-        // NB: before any step is applied: two steps naming one id in two
-        // spellings (see `_PatchRunConflict`); only a group of several can.
-        if !group.others.isEmpty {
-            var ids = Set<ID>()
-            try decoder.forEachPendingStep { component, _ in
-                guard case .id(let encodedID) = component else { return }
-                guard ids.insert(try _PatchDecoder.decode(ID.self, from: encodedID)).inserted else { throw _PatchRunConflict() }
-            }
-        }
+        try decoder.requireOneStepPerElement(ID.self) { if case .id(let id) = $0 { id } else { nil } }
         try decoder.forEachPendingStep { component, _ in
             guard case .id(let encodedID) = component else { return }
             var path: String { here.appending(.id(encodedID)).description }

@@ -26,6 +26,24 @@ internal final class _PatchDecoder: Decoder {
         return pendingBelow[component]
     }
 
+    /// Throws `_PatchRunConflict` when two next steps name one element of a
+    /// collection found by decoded `Element` (a dictionary's key, an
+    /// `IdentifiedList`'s id) in two spellings: called before any step is
+    /// applied. `encoded` gives a step's encoded key (`nil`: not one).
+    ///
+    /// - Complexity: O(steps) decodings, for a group of several; O(1)
+    ///   otherwise (one step cannot conflict).
+    func requireOneStepPerElement<Element: Decodable & Hashable>(
+        _ type: Element.Type, _ encoded: (PatchPath.Component) -> PatchValue?
+    ) throws {
+        guard let pending, !pending.others.isEmpty else { return }
+        var seen = Set<Element>()
+        try forEachPendingStep { component, _ in
+            guard let value = encoded(component) else { return }
+            guard seen.insert(try _PatchDecoder.decode(Element.self, from: value)).inserted else { throw _PatchRunConflict() }
+        }
+    }
+
     /// Calls `body` with each next step of the pending operations' paths
     /// and the operations going on through it.
     func forEachPendingStep(_ body: (PatchPath.Component, _PatchPendingGroup) throws -> Void) rethrows {
