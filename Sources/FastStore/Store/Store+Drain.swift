@@ -45,8 +45,11 @@ extension Store {
         // may read it without the lock.
         _owned.pointee.working = _guarded.pointee.state
         if first == nil && _owned.pointee.replacement == nil {
+            // NB: through the queue's one take, which stops at a history
+            // move queued meanwhile (another thread's, between the enqueue
+            // that made this thread the drainer and this lock).
             _lock.lock()
-            let took = _guarded.pointee.queue.takePending(into: &_owned.pointee.batch)
+            let took = _takeNext()
             _lock.unlock()
             _usagePrecondition(took, "FastStore: internal error: a drain started with nothing to reduce")
         }
@@ -234,12 +237,29 @@ extension Store {
         if replaced != nil { _ObservationHub.shared._notifyReplaced(&replaced) }
     }
 
-    /// Under the lock: takes the pending actions as the next batch, or, when
-    /// none are pending, ends the drain and returns the waiters to resume.
+    /// Under the lock: takes the next batch (the pending actions up to the
+    /// first queued history move) or that history move. Returns `false`
+    /// when nothing is queued.
+    @inlinable
+    func _takeNext() -> Bool {
+        #if FASTSTORE_INTERNAL_CHECKS
+        _guarded.pointee.queue._invariantCheck()
+        #endif
+        switch _guarded.pointee.queue.takeNext(into: &_owned.pointee.batch) {
+        case .actions: return true
+        case .marker(let replacement):
+            _owned.pointee.replacement = replacement
+            return true
+        case .nothing: return false
+        }
+    }
+
+    /// Under the lock: takes the next batch or history move (``_takeNext()``),
+    /// or, when nothing is queued, ends the drain and returns the waiters to
+    /// resume.
     @inlinable
     func _takeNextBatchOrFinish() -> [CheckedContinuation<Void, Never>]? {
-        if !_guarded.pointee.replacements.isEmpty { return _takeNextWithReplacements() }
-        if _guarded.pointee.queue.takePending(into: &_owned.pointee.batch) { return nil }
+        if _takeNext() { return nil }
         // NB: the drain-owned part is the next drainer's once the lock is
         // released: the reduced batch is emptied before.
         _owned.pointee.reducedBatch._removeAllKeepingCapacity()

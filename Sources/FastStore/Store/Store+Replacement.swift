@@ -46,34 +46,15 @@ extension Store {
             throw StoreHistoryError.insideDrain
         }
         _lock.lock()
-        if _guarded.pointee.queue.isDraining {
-            _guarded.pointee.replacements.append((_guarded.pointee.queue.pending.count, replacement))
-            _lock.unlock()
-            while !replacement.done.load(ordering: .acquiring) { _yieldThread() }
-        } else {
-            _guarded.pointee.queue.isDraining = true
-            _lock.unlock()
+        let mustDrain = _guarded.pointee.queue.enqueue(marker: replacement)
+        _lock.unlock()
+        if mustDrain {
             _owned.pointee.replacement = replacement
             _drain(first: nil)
+        } else {
+            while !replacement.done.load(ordering: .acquiring) { _yieldThread() }
         }
         if let error = replacement.error { throw error }
-    }
-
-    /// Under the lock, with a replacement queued: takes the actions queued
-    /// before the first replacement as the next batch, or that replacement
-    /// when none are.
-    @usableFromInline
-    func _takeNextWithReplacements() -> [CheckedContinuation<Void, Never>]? {
-        let position = _guarded.pointee.replacements[0].position
-        if position == 0 {
-            _owned.pointee.replacement = _guarded.pointee.replacements.removeFirst().replacement
-            return nil
-        }
-        let pending = _guarded.pointee.queue.pending
-        _owned.pointee.batch.append(contentsOf: pending[..<position])
-        _guarded.pointee.queue.pending.removeFirst(position)
-        for k in _guarded.pointee.replacements.indices { _guarded.pointee.replacements[k].position -= position }
-        return nil
     }
 
     /// On the draining thread: marks the replacement being applied

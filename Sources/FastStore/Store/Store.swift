@@ -264,12 +264,10 @@ public final class Store<State, Action> {
 @usableFromInline
 internal struct _StoreGuarded<State, Action> {
     @usableFromInline var state: State
-    @usableFromInline var queue = _DispatchQueueState<Action>()
+    /// The queued actions and history moves (see `Store+Replacement.swift`).
+    @usableFromInline var queue = _DispatchQueueState<Action, _StoreReplacement<State>>()
     @usableFromInline var subscribers: [_Subscriber<State>] = []
     @usableFromInline var nextSubscriberID: UInt64 = 0
-    /// History moves queued behind `queue.pending`, in order, each after
-    /// the first `position` pending actions (see `Store+Replacement.swift`).
-    @usableFromInline var replacements: [(position: Int, replacement: _StoreReplacement<State>)] = []
     @inlinable init(state: State) { self.state = state }
 }
 

@@ -1,0 +1,80 @@
+@testable import FastStore
+import FastStoreTestSupport
+import Testing
+
+/// The store's queue machine (`_DispatchQueueState`) against a naive
+/// reference: one list of queued items, actions and markers, taken from the
+/// front.
+@Suite struct DispatchQueueStateTests {
+    enum Item: Equatable { case action(Int), marker(Int) }
+
+    /// What the queue must do: the drain takes a marker when it is first,
+    /// else every action up to the next marker.
+    struct Reference {
+        var items: [Item] = []
+        var isDraining = false
+
+        mutating func take() -> [Item] {
+            guard let first = items.first else { return [] }
+            if case .marker = first { return [items.removeFirst()] }
+            let end = items.firstIndex { if case .marker = $0 { true } else { false } } ?? items.count
+            defer { items.removeFirst(end) }
+            return Array(items[..<end])
+        }
+    }
+
+    @Test(arguments: 0 ..< 20)
+    func takesFollowTheReference(seedOffset: UInt64) {
+        var generator = SeededGenerator.fromEnvironment(fallback: 0xD15_0000 &+ seedOffset)
+        let seed = generator.seed
+        var queue = _DispatchQueueState<Int, Int>()
+        var reference = Reference()
+        var next = 0
+        for step in 0 ..< 2_000 {
+            switch Int.random(in: 0 ..< 10, using: &generator) {
+            case 0 ..< 3:
+                next += 1
+                let mustDrain = queue.enqueue(next)
+                #expect(mustDrain == !reference.isDraining, "seed \(seed), step \(step)")
+                // A drain that starts takes its first action directly.
+                if !mustDrain { reference.items.append(.action(next)) }
+                reference.isDraining = true
+            case 3 ..< 5:
+                let actions = (0 ..< Int.random(in: 0 ... 3, using: &generator)).map { _ in next += 1; return next }
+                let mustDrain = queue.enqueue(contentsOf: actions)
+                reference.items += actions.map(Item.action)
+                #expect(mustDrain == (!reference.isDraining && !actions.isEmpty), "seed \(seed), step \(step)")
+                if !actions.isEmpty { reference.isDraining = true }
+            case 5 ..< 7:
+                next += 1
+                let mustDrain = queue.enqueue(marker: next)
+                #expect(mustDrain == !reference.isDraining, "seed \(seed), step \(step)")
+                if !mustDrain { reference.items.append(.marker(next)) }
+                reference.isDraining = true
+            default:
+                guard reference.isDraining else { continue }
+                var batch: [Int] = []
+                let taken: [Item]
+                switch queue.takeNext(into: &batch) {
+                case .actions:
+                    #expect(!batch.isEmpty, "seed \(seed), step \(step)")
+                    taken = batch.map(Item.action)
+                case .marker(let marker): taken = [.marker(marker)]
+                case .nothing: taken = []
+                }
+                #expect(taken == reference.take(), "seed \(seed), step \(step)")
+                // As the drain does: the queue is finished only when the take
+                // found nothing.
+                if taken.isEmpty {
+                    #expect(queue.finishIfIdle() != nil, "seed \(seed), step \(step)")
+                    reference.isDraining = false
+                }
+            }
+            #expect(queue.isIdle == (!reference.isDraining && reference.items.isEmpty), "seed \(seed), step \(step)")
+            #expect(queue.isDraining == reference.isDraining, "seed \(seed), step \(step)")
+            #if FASTSTORE_INTERNAL_CHECKS
+            queue._invariantCheck()
+            #endif
+        }
+    }
+}
