@@ -9,6 +9,16 @@ extension VersionedList: _PatchNode where Element: Encodable {
     func _patchDiff(from old: any _PatchNode, at path: PatchPath, into operations: inout [PatchOperation]) throws -> Bool {
         guard let old = old as? VersionedList else { return false }
         let changes = difference(from: old)
+        let unchanged = try _PatchDiff.unchangedSpan(
+            changes, old: { try _plainValue(old._unrecordedElement(at: $0)) }, new: { try _plainValue(_unrecordedElement(at: $0)) })
+        if let unchanged {
+            // NB: outside the span, kept elements sit at the same positions.
+            for (new, older) in zip(changes.updated, changes.updatedInOlder) where !unchanged.contains(new) {
+                try _PatchDiff.diff(
+                    old._unrecordedElement(at: older), _unrecordedElement(at: new), at: path.appending(.index(new)), into: &operations)
+            }
+            return true
+        }
         if changes.removed.count == old.count && changes.inserted.count == count {
             // NB: nothing kept (another list, a sort, a wholesale
             // replacement): one `set` says it more plainly than an edit.
@@ -77,6 +87,19 @@ extension IdentifiedList: _PatchNode where Element: Encodable, Element.ID: Encod
         guard let old = old as? IdentifiedList else { return false }
         let changes = difference(from: old)
         let offsets = changes.offsets
+        let unchanged = try _PatchDiff.unchangedSpan(
+            offsets, old: { try Self._plainEntry(old._list._unrecordedElement(at: $0).element) },
+            new: { try Self._plainEntry(_list._unrecordedElement(at: $0).element) })
+        if let unchanged {
+            // NB: outside the span, kept elements sit at the same positions.
+            for (k, id) in changes.updated.enumerated() where !unchanged.contains(offsets.updated[k]) {
+                try _PatchDiff.diff(
+                    old._list._unrecordedElement(at: offsets.updatedInOlder[k]).element,
+                    _list._unrecordedElement(at: offsets.updated[k]).element,
+                    at: path.appending(.id(try _plainValue(id))), into: &operations)
+            }
+            return true
+        }
         if offsets.removed.count == old.count && offsets.inserted.count == count {
             operations.append(.set(path: path, old: try old._patchPlain(), new: try _patchPlain()))
             return true
@@ -101,6 +124,11 @@ extension IdentifiedList: _PatchNode where Element: Encodable, Element.ID: Encod
     }
 
     func _patchPlain() throws -> PatchValue { try _plainValue(self) }
+
+    /// An element and its id, told apart as patches tell values apart.
+    static func _plainEntry(_ element: Element) throws -> PatchValue {
+        .array([try _plainValue(element.id), try _plainValue(element)])
+    }
 }
 
 extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: Codable {

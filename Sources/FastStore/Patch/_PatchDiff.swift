@@ -39,6 +39,26 @@ internal enum _PatchDiff {
         try diff(_PatchTree.of(old, lazy: true), _PatchTree.of(new, lazy: true), at: path, into: &operations)
     }
 
+    /// For a list's structural changes with as many insertions as removals:
+    /// the span of positions they touch when the list's values there equal
+    /// the older list's, position by position (a sorted list sorted again,
+    /// rows replaced by equal rows). Such an edit changes nothing: the list
+    /// diffs leave it out, with the updates inside the span, so a batch that
+    /// changes no value makes no operation. `nil` when some value differs
+    /// (or nothing was inserted or removed).
+    ///
+    /// - Complexity: O(s × p) for a span of s positions, p the plain size
+    ///   of an element; only when the counts match.
+    static func unchangedSpan(
+        _ changes: VersionedListChanges, old: (Int) throws -> PatchValue, new: (Int) throws -> PatchValue
+    ) throws -> ClosedRange<Int>? {
+        guard !changes.removed.isEmpty, changes.removed.count == changes.inserted.count else { return nil }
+        let lower = min(changes.removed.min()!, changes.inserted.min()!)
+        let upper = max(changes.removed.max()!, changes.inserted.max()!)
+        for position in lower ... upper where try old(position) != new(position) { return nil }
+        return lower ... upper
+    }
+
     static func diff(_ old: _PatchTree, _ new: _PatchTree, at path: PatchPath, into operations: inout [PatchOperation]) throws {
         switch (old, new) {
         case (.node(let a), .node(let b)):
