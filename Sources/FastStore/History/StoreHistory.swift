@@ -332,12 +332,13 @@ public final class StoreHistory<State, Action> {
             try _lock.withLock {
                 let index = try target(_timeline)
                 if index == _timeline.current { return nil }
-                let record = _timeline[index]!
                 let state: State
-                if let kept = record.state {
-                    state = kept
+                if let codec = _codec {
+                    // NB: from the current state, even to an entry that
+                    // keeps its own (see `_HistoryTimeline.state(at:)`).
+                    state = try _timeline.state(at: index, currentState: current, codec: codec, towardCurrent: true)
                 } else {
-                    state = try _timeline.state(at: index, currentState: current, codec: _codec!)
+                    state = _timeline[index]!.state!
                 }
                 _timeline.current = index
                 _currentState = state

@@ -55,13 +55,32 @@ extension _HistoryTimeline {
     /// the entry before it keeps its state too (`StoreHistory._record`), and
     /// is nearer.
     ///
+    /// With `towardCurrent` (a move, whose state is republished), the state
+    /// is rebuilt from the current one whenever the entries between have
+    /// their patches, even when entry `index` keeps its own; else from the
+    /// known state nearest to `index` on the current one's side. The
+    /// patches applied are then only those of the entries between the two
+    /// states, so a node none of them wrote keeps the current state's
+    /// identity and stamp, and its watchers are not told. (A kept state,
+    /// entry 0's say, holds the nodes as they were then: every node a
+    /// rebuild has made since differs from them in identity, its value
+    /// unchanged, and its watchers would be told.)
+    ///
     /// - Complexity: one patch application of the d entries' operations, d
-    ///   the distance to the nearest known state: a walk from the root per
+    ///   the distance to the state it starts from (for a move, the current
+    ///   one's, or the nearest kept state between): a walk from the root per
     ///   run of operations on unrelated paths (`StatePatch.apply(to:)`).
     func state<State, Action>(
-        at index: Int, currentState: State, codec: _HistoryPatchCodec<State>
+        at index: Int, currentState: State, codec: _HistoryPatchCodec<State>, towardCurrent: Bool = false
     ) throws -> State where Entry == _HistoryRecord<State, Action> {
-        guard let known = nearestHoldingState(to: index) else {
+        let start: Int?
+        if towardCurrent && index != current
+            && entries(index < current ? index + 1 ... current : current + 1 ... index).allSatisfy({ $0?.patch != nil }) {
+            start = current
+        } else {
+            start = nearestHoldingState(to: index, toward: towardCurrent ? current : nil)
+        }
+        guard let known = start else {
             preconditionFailure("FastStore: internal error: no known state around history entry \(index)")
         }
         let state = known == current ? currentState : self[known]!.state!

@@ -64,18 +64,21 @@ internal struct _HistoryTimeline<Entry: _TimelineEntry> {
 
     /// The kept entry nearest to `index` (below it first at equal distance)
     /// that holds its whole state, or is `current`; `index` itself when it
-    /// does.
+    /// does. With `toward`, only entries from `index` to `toward` are
+    /// looked at.
     ///
     /// - Complexity: O(the distance to it), in a plain array of flags.
-    func nearestHoldingState(to index: Int) -> Int? {
+    func nearestHoldingState(to index: Int, toward end: Int? = nil) -> Int? {
         func known(_ i: Int) -> Bool { i == current || holding[head + i - firstIndex] }
         let kept = indices
         guard kept.contains(index) else { return nil }
         if known(index) { return index }
+        let lower = end.map { max(kept.lowerBound, min($0, index)) } ?? kept.lowerBound
+        let upper = end.map { min(kept.upperBound, max($0, index)) } ?? kept.upperBound
         var distance = 1
-        while index - distance >= kept.lowerBound || index + distance <= kept.upperBound {
-            if index - distance >= kept.lowerBound, known(index - distance) { return index - distance }
-            if index + distance <= kept.upperBound, known(index + distance) { return index + distance }
+        while index - distance >= lower || index + distance <= upper {
+            if index - distance >= lower, known(index - distance) { return index - distance }
+            if index + distance <= upper, known(index + distance) { return index + distance }
             distance += 1
         }
         return nil
