@@ -53,12 +53,12 @@ extension MarkdownSnippet {
             let line = lines[i]
             let number = i + 1
             if otherFence {
-                if line.hasPrefix("```") { otherFence = false }
+                if isClosingFence(line) { otherFence = false }
                 i += 1
                 continue
             }
             if line.hasPrefix("<!-- snippet") {
-                var header = String(line.dropFirst("<!-- snippet".count))
+                var header = String(line.dropFirst("<!-- snippet".count)).trimmingCharacters(in: .whitespaces)
                 var closed = false
                 if header.hasSuffix("-->") { header.removeLast(3); closed = true }
                 var snippet = try parseHeader(header, line: number)
@@ -69,18 +69,18 @@ extension MarkdownSnippet {
                     if lines[i].trimmingCharacters(in: .whitespaces) == "-->" { closed = true } else { snippet.context.append(lines[i]) }
                     i += 1
                 }
-                guard i < lines.count, lines[i] == "```swift" else {
+                guard i < lines.count, isSwiftFence(lines[i]) else {
                     throw MarkdownSnippetError(description: "line \(number): a snippet comment must come right before a ```swift block")
                 }
                 pending = snippet
                 continue
             }
-            if line == "```swift" {
+            if isSwiftFence(line) {
                 var snippet = pending ?? MarkdownSnippet()
                 pending = nil
                 snippet.firstLine = number + 1
                 i += 1
-                while i < lines.count, lines[i] != "```" {
+                while i < lines.count, !isClosingFence(lines[i]) {
                     snippet.code.append(lines[i])
                     i += 1
                 }
@@ -98,6 +98,15 @@ extension MarkdownSnippet {
             i += 1
         }
         return snippets
+    }
+
+    /// A fence that opens a Swift block: "```swift", "```Swift title", ….
+    private static func isSwiftFence(_ line: String) -> Bool {
+        line.hasPrefix("```") && line.dropFirst(3).split(separator: " ").first?.lowercased() == "swift"
+    }
+
+    private static func isClosingFence(_ line: String) -> Bool {
+        line.trimmingCharacters(in: .whitespaces) == "```"
     }
 
     /// `NAME` or `NAME, after OTHER`.

@@ -97,6 +97,11 @@ private let compiles: Bool = {
         #expect(declarations.map { $0.lines.count } == [2, 3, 1, 1])
     }
 
+    @Test func aSwiftFenceIsFoundWhateverItsCaseAndTrailingWords() throws {
+        let snippets = try MarkdownSnippet.parse("```sh\nls\n```\n```Swift \nlet a = 1\n``` \n```swift title\nlet b = 2\n```\n")
+        #expect(snippets.map(\.code) == [["let a = 1"], ["let b = 2"]])
+    }
+
     @Test func aSnippetCommentMustNameAnEarlierBlockAndPrecedeASwiftBlock() {
         #expect(throws: MarkdownSnippetError.self) {
             try MarkdownSnippet.parse("<!-- snippet a -->\n\n```swift\nlet x = 1\n```\n")
