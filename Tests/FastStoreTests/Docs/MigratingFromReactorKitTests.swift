@@ -1,11 +1,48 @@
 import FastStore
 import Testing
 
-// docs/MIGRATING.md, "From ReactorKit": ReactorKit's `ProfileViewReactor`
-// (seed 002) as a `Store`, a middleware for `mutate`'s side effects and a
-// `StateConsumer` for `bind(reactor:)`; `@Pulse` as a serial number; the
-// stub as a recording middleware. Compiled and run; views are closures.
-// Keep in step with docs/MIGRATING.md.
+// docs/MIGRATING.md, "From ReactorKit": a counter reactor moved over to
+// FastStore's `Reactor`; ReactorKit's `ProfileViewReactor` as a `Store`, a
+// middleware for `mutate`'s side effects and a `StateConsumer` for
+// `bind(reactor:)`; `@Pulse` in a store's state; the stub as a recording
+// middleware. Compiled and run; views are closures. Keep in step with
+// docs/MIGRATING.md.
+
+// MARK: A reactor, moved over
+
+private final class CounterReactor: Reactor {      // was: ReactorKit's Reactor
+    enum Action: Sendable { case increase }
+    enum Mutation: Sendable { case increaseValue, setLoading(Bool) }
+    struct State: Sendable {
+        var value = 0
+        var isLoading = false
+    }
+
+    let initialState = State()
+    let runtime = ReactorRuntime()         // new: the reactor's storage
+
+    func mutate(action: Action) -> ReactorStream<Mutation> {   // was: Observable<Mutation>
+        switch action {
+        case .increase:
+            .concat(
+                .just(.setLoading(true)),
+                ReactorStream { emit in
+                    try? await Task.sleep(for: .milliseconds(10))   // was: .delay(…)
+                    emit(.increaseValue)
+                },
+                .just(.setLoading(false)))
+        }
+    }
+
+    func reduce(state: State, mutation: Mutation) -> State {
+        var state = state
+        switch mutation {
+        case .increaseValue: state.value += 1
+        case .setLoading(let isLoading): state.isLoading = isLoading
+        }
+        return state
+    }
+}
 
 // MARK: The reactor
 
@@ -62,21 +99,8 @@ private struct FakeUserAPI: UserAPI {
 
 // MARK: @Pulse
 
-private struct Pulse<Value: Equatable>: Equatable {
-    private(set) var value: Value
-    private(set) var serial = 0
-
-    init(_ value: Value) { self.value = value }
-
-    /// Sets the value; consumers are called even when it is the same value.
-    mutating func emit(_ newValue: Value) {
-        value = newValue
-        serial &+= 1
-    }
-}
-
 private struct AlertState {
-    var alertMessage = Pulse<String?>(nil)
+    @Pulse var alertMessage: String? = nil
     var other = 0
 }
 
@@ -84,7 +108,7 @@ private enum AlertAction { case alert(String), doSomeAction }
 
 private func alertReducer(_ state: inout AlertState, _ action: AlertAction) {
     switch action {
-    case .alert(let message): state.alertMessage.emit(message)
+    case .alert(let message): state.alertMessage = message
     case .doSomeAction: state.other += 1
     }
 }
@@ -100,6 +124,19 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
 }
 
 @Suite struct MigratingFromReactorKitTests {
+    @MainActor
+    @Test func aReactorMovesOverLineForLine() async {
+        var shown: [Int] = []
+        let bag = SubscriptionBag()                                    // was: DisposeBag
+        let reactor = CounterReactor()
+        reactor.observe({ $0.value }) { shown.append($0) }             // was: state.map(\.value).distinctUntilChanged()
+            .store(in: bag)
+        reactor.send(.increase)                                        // was: action.onNext(.increase)
+        await reactor.flush()
+        #expect(shown == [0, 1], "the current value, then the increase: \(shown)")
+        #expect(reactor.currentState.isLoading == false)
+    }
+
     @Test func reactorAsStoreMiddlewareAndConsumer() async throws {
         let api = FakeUserAPI(following: true)
         let userID = 42
@@ -131,7 +168,7 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
         func showAlert(_ message: String) { shown.append(message) }
 
         let consumer = StateConsumer<AlertState>()
-        consumer.add({ $0.alertMessage }) { (old: Pulse<String?>?, new: Pulse<String?>) in
+        consumer.add({ $0.$alertMessage }) { (old: Pulse<String?>?, new: Pulse<String?>) in
             if old != nil, let message = new.value { showAlert(message) }
         }
         let subscription = consumer.connect(to: store)
