@@ -55,12 +55,17 @@ extension Store {
         }
         while true {
             var changes: _DrainChanges? = nil
-            // NB: a nil check, no retain: the replacement is moved out and
-            // finished by cold calls.
-            let replacing = _owned.pointee.replacement != nil
-            if replacing {
-                guard _applyReplacement(changes: &changes) else {
-                    _finishReplacement()
+            // NB: a nil check on the hot path; a history move is moved out of
+            // the drain-owned part into `applied` while this thread still
+            // owns it, and finished from there: once the drain ended (in
+            // the publish or notify phase), the drain-owned part is the next
+            // drainer's.
+            var applied: _StoreReplacement<State>? = nil
+            if _owned.pointee.replacement != nil {
+                let replacement = _owned.pointee.replacement.unsafelyUnwrapped
+                _owned.pointee.replacement = nil
+                guard _applyReplacement(replacement, changes: &changes) else {
+                    replacement.finish()
                     _lock.lock()
                     let finished = _takeNextBatchOrFinish()
                     _lock.unlock()
@@ -70,6 +75,7 @@ extension Store {
                     }
                     continue
                 }
+                applied = replacement
             } else {
                 changes = _reducePhase(first: first, context: context)
             }
@@ -78,7 +84,7 @@ extension Store {
             if published.takeLater {
                 published.finished = _notifyPhase(published.subscribers, changes: changes, first: first, context: context)
             }
-            if replacing { _finishReplacement() }
+            applied?.finish()
             if let waiters = published.finished {
                 for waiter in waiters { waiter.resume() }
                 return

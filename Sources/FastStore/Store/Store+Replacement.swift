@@ -57,22 +57,12 @@ extension Store {
         if let error = replacement.error { throw error }
     }
 
-    /// On the draining thread: marks the replacement being applied
-    /// (`_StoreDrainOwned.applying`) finished.
+    /// On the draining thread: computes `replacement`'s state into the
+    /// working copy and its changes. Returns `false` when there is nothing
+    /// to publish (`produce` returned `nil` or threw). The drain finishes
+    /// the replacement once its subscribers were told.
     @usableFromInline
-    func _finishReplacement() {
-        _owned.pointee.applying?.finish()
-        _owned.pointee.applying = nil
-    }
-
-    /// On the draining thread: takes the next replacement, computes its
-    /// state into the working copy and its changes. Returns `false` when
-    /// there is nothing to publish (`produce` returned `nil` or threw).
-    @usableFromInline
-    func _applyReplacement(changes: inout _DrainChanges?) -> Bool {
-        let replacement = _owned.pointee.replacement!
-        _owned.pointee.replacement = nil
-        _owned.pointee.applying = replacement
+    func _applyReplacement(_ replacement: _StoreReplacement<State>, changes: inout _DrainChanges?) -> Bool {
         let current = _owned.pointee.working
         let target: State
         do {

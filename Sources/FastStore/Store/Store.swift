@@ -289,8 +289,6 @@ internal struct _StoreDrainOwned<State, Action> {
     @usableFromInline var spareChanges: _DrainChanges? = nil
     /// A history move to apply in place of the next batch.
     @usableFromInline var replacement: _StoreReplacement<State>? = nil
-    /// The history move being applied, finished once its subscribers were told.
-    @usableFromInline var applying: _StoreReplacement<State>? = nil
     @inlinable init(working: State) {
         self.working = working
         batch.reserveCapacity(64)
