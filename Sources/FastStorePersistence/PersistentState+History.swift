@@ -29,6 +29,13 @@ extension PersistentState {
     /// the file saved and no later one, and its current state is the
     /// file's.
     ///
+    /// Keep the returned history for as long as it should be saved: this
+    /// `PersistentState` holds it weakly (the history holds the store,
+    /// which holds this object while it saves it). A history the app lets
+    /// go of before ``close()`` is not saved by it (nor by
+    /// ``saveHistory()``, which then returns `false`): the file keeps the
+    /// history saved before, restored only if no batch was saved after it.
+    ///
     /// - Parameters:
     ///   - store: The store to record: the one created from ``state``.
     ///   - limit: How many entries to keep; of a larger saved history, the
@@ -131,6 +138,10 @@ extension PersistentState {
             if let savedStore {
                 guard savedStore == handle.store, savedGeneration == generation else { done(.success(false)); return nil }
             } else {
+                // NB: a diff that throws (a state that does not encode)
+                // cannot show the states equal: the history is not saved,
+                // and the caller is told so (`false`), as for any other
+                // state.
                 guard let difference = try? StatePatch(from: state, to: saved), difference.isEmpty else {
                     done(.success(false))
                     return nil
@@ -156,6 +167,7 @@ extension PersistentState {
                 return true
             }
             done(result)
+            // NB: the error, if any, went to the caller through `done`.
             return (try? result.get()) == true ? generation : nil
         }
     }

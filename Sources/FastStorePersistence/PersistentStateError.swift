@@ -14,6 +14,19 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
     /// The file is a SQLite database without FastStore's tables, or with a
     /// format this version does not know. The file is left as it was.
     case notAStateFile(path: String, reason: String)
+    /// The file is a state file, but a row of it holds what no save writes:
+    /// NULL or a value of another type in a column, a checksum that does not
+    /// match its blob, a batch out of order in the log, a patch that does
+    /// not decode. `table` names the table, `row` the row (SQLite's rowid;
+    /// `nil` when a row is missing), `reason` what is wrong. The file is
+    /// left as it was.
+    case damaged(path: String, table: String, row: Int64?, reason: String)
+    /// The file exists and holds no byte. A ``PersistentState`` never leaves
+    /// an empty file (it creates a new file under another name and moves it
+    /// in place once written), so an empty file at the path is damage or
+    /// another program's: it is refused, not overwritten. Remove it to start
+    /// anew from `initial`. The file is left as it was.
+    case emptyFile(path: String)
     /// The stored state does not decode as `State`: its `Codable` shape
     /// changed without a new ``PersistenceOptions/version``. `codingPath`
     /// names where (`todos[3].title`). The file is left as it was.
@@ -58,6 +71,11 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
             return "PersistentStateError.unreadableFile: '\(path)' is not a readable SQLite database (\(reason)); it was left as it was"
         case .notAStateFile(let path, let reason):
             return "PersistentStateError.notAStateFile: '\(path)': \(reason); it was left as it was"
+        case .damaged(let path, let table, let row, let reason):
+            let place = row.map { "row \($0) of table \(table)" } ?? "table \(table)"
+            return "PersistentStateError.damaged: '\(path)' is damaged in \(place): \(reason); it was left as it was"
+        case .emptyFile(let path):
+            return "PersistentStateError.emptyFile: '\(path)' is empty (0 bytes): refused rather than overwritten (remove it to start anew); it was left as it was"
         case .stateDoesNotDecode(let path, let codingPath, let reason):
             return "PersistentStateError.stateDoesNotDecode: the state saved in '\(path)' does not decode at '\(codingPath)': \(reason) (its Codable shape changed without a new PersistenceOptions.version?); the file was left as it was"
         case .versionMismatch(let path, let saved, let expected):

@@ -151,22 +151,24 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     }
 
     /// Writes what is pending (one attempt), stops the thread and waits for
-    /// it. Returns the error of that last write, if it failed.
-    func close(then release: @escaping () -> Void) -> PersistentStateError? {
+    /// it. Returns the error of that last write, if it failed (reported to
+    /// `onSaveFailure` already), and that of closing the connection.
+    func close(then release: @escaping () -> Void) -> (lastWrite: PersistentStateError?, close: PersistentStateError?) {
         condition.lock()
         machine.close()
         condition.signal()
         if let thread, thread === Thread.current {
             finishOnExit = release
             condition.unlock()
-            return nil
+            return (nil, nil)
         }
         condition.unlock()
         if thread != nil { finished.wait() }
         thread = nil
-        database.close()
+        var closeError: PersistentStateError?
+        do { try database.close() } catch { closeError = error }
         release()
-        return withLock { $0.abandoned ? $0.failure : nil }
+        return (withLock { $0.abandoned ? $0.failure : nil }, closeError)
     }
 
     private func run() {
@@ -179,7 +181,12 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 let finish = finishOnExit
                 condition.unlock()
                 for waiter in stranded { waiter(error) }
-                if let finish { database.close(); finish() }
+                if let finish {
+                    // NB: a close from `onSaveFailure` returned already: a
+                    // failure to close the connection can only go there.
+                    do { try database.close() } catch { options.onSaveFailure?(error) }
+                    finish()
+                }
                 finished.signal()
                 return
             case .wait(let until):
@@ -262,7 +269,9 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         }
         if patchesSinceSnapshot >= options.compactAfter {
             // NB: a failed compaction loses nothing (the log still holds
-            // every patch); it is tried again after the next write.
+            // every patch, and opening replays it); it is tried again after
+            // the next write. Its error is not reported: saving works, and
+            // `onSaveFailure` means that it does not.
             if let snapshot = try? encoder.encode(lastSaved), (try? database.compact(sequence: sequence, snapshot: snapshot)) != nil {
                 patchesSinceSnapshot = 0
             }
