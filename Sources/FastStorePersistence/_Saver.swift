@@ -14,6 +14,8 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     private let database: _StateDatabase
     private let options: PersistenceOptions
     private let finished = DispatchSemaphore(value: 0)
+    // NB: guarded by `condition`; set once by `start()`, never cleared (a
+    // finished thread is never `Thread.current` again).
     private var thread: Thread?
     // NB: guarded by `condition`: how the saver sleeps in `wait`, so that
     // an offer wakes it only when it sleeps until woken (a signal is a
@@ -64,7 +66,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     func start() {
         let thread = Thread { [self] in run() }
         thread.name = "FastStorePersistence saver"
-        self.thread = thread
+        condition.withLock { self.thread = thread }
         thread.start()
     }
 
@@ -157,6 +159,9 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         condition.lock()
         machine.close()
         condition.signal()
+        // NB: read under the lock, as `isCurrentThread` reads it from any
+        // thread (written by `start()` only).
+        let thread = self.thread
         if let thread, thread === Thread.current {
             finishOnExit = release
             condition.unlock()
@@ -164,7 +169,6 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         }
         condition.unlock()
         if thread != nil { finished.wait() }
-        thread = nil
         var closeError: PersistentStateError?
         do { try database.close() } catch { closeError = error }
         release()
