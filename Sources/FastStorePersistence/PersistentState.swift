@@ -138,8 +138,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
             do {
                 opened = try _StateDatabase(path: owner.path, reportedPath: path)
             } catch {
-                owner.removeSidecars(except: before)
-                owner.release()
+                owner.refused(sidecarsBefore: before)
                 throw error
             }
             do throws(PersistentStateError) {
@@ -172,8 +171,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
                 // the connection) would leave the connection to close when
                 // released; the refusal is what the caller needs.
                 try? opened.close()
-                owner.removeSidecars(except: before)
-                owner.release()
+                owner.refused(sidecarsBefore: before)
                 throw error
             }
             database = opened

@@ -212,12 +212,17 @@ final class _FileLock: @unchecked Sendable {
         return present
     }
 
-    /// Removes the files beside the file that were not there before (the
-    /// `-wal` and `-shm` SQLite creates to read a WAL file): a refused
-    /// open leaves the folder as it was. Only while owned: no other
-    /// connection uses them.
-    func removeSidecars(except before: Set<String>) {
-        for suffix in sidecars().subtracting(before) { unlink(path + suffix) }
+    /// A refused open, its connection closed: removes the files beside the
+    /// file that were not there `before` (the `-wal` and `-shm` SQLite
+    /// creates to read a WAL file), so that the folder is left as it was,
+    /// and releases the file. Only while still owned (closing the
+    /// connection released the lock: it is taken again first), so that no
+    /// other connection uses them.
+    func refused(sidecarsBefore before: Set<String>) {
+        if (try? renew()) != nil {
+            for suffix in sidecars().subtracting(before) { unlink(path + suffix) }
+        }
+        release()
     }
 
     /// Removes the file made by ``creatingBeside(_:)`` and what SQLite made

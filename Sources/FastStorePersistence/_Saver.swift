@@ -35,31 +35,18 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     // NB: the saver thread's own, never touched elsewhere once it started.
     private var lastSaved: State
     private var sequence: Int64
-    private var patchesSinceSnapshot: Int
     /// The store's generation of `lastSaved` (`nil` until a store's state
     /// was written).
     private var lastSavedGeneration: UInt64?
     private let encoder = JSONEncoder()
 
-    // NB: guarded by `condition`: what the file's history row describes.
-    /// Whether the file holds a history saved with the state at `sequence`.
-    private var historyInFile: Bool
-    /// Once this process made a history: the store's generation up to
-    /// which the row describes it. A publication after it changed the
-    /// history (every publication is an entry or a move), so a write of a
-    /// later batch that changes nothing (the sequence does not move) must
-    /// delete the row. `nil` while no history was made: nothing changes
-    /// the row then.
-    private var historyGeneration: UInt64?
-
     init(database: _StateDatabase, saved: State, sequence: Int64, logged: Int, historyInFile: Bool, options: PersistenceOptions) {
         self.database = database
-        self.historyInFile = historyInFile
         self.options = options
         self.lastSaved = saved
         self.sequence = sequence
-        self.patchesSinceSnapshot = logged
-        self.machine = _SaveMachine(durability: options.durability, retryDelay: options.retryDelay)
+        self.machine = _SaveMachine(durability: options.durability, retryDelay: options.retryDelay,
+                                    compactAfter: options.compactAfter, logged: logged, historyInFile: historyInFile)
         encoder.outputFormatting = [.sortedKeys]
     }
 
@@ -134,10 +121,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         // there, when the job runs.
         machine.enqueue { [self] in
             if let generation = job(lastSaved, lastSavedGeneration, sequence, database) {
-                condition.lock()
-                historyInFile = true
-                historyGeneration = generation
-                condition.unlock()
+                condition.withLock { machine.historySaved(generation: generation) }
             }
         }
         if sleep != .awake { condition.signal() }
@@ -147,9 +131,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     /// A history is about to be made, the store's generation being at least
     /// `generation`: from now on a batch after it changes the history.
     func historyMade(atLeast generation: UInt64) {
-        condition.lock()
-        historyGeneration = generation
-        condition.unlock()
+        condition.withLock { machine.historyMade(atLeast: generation) }
     }
 
     /// Writes what is pending (one attempt), stops the thread and waits for
@@ -208,17 +190,25 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 condition.unlock()
                 job()
                 condition.lock()
+            case .compact:
+                condition.unlock()
+                let succeeded = compact()
+                condition.lock()
+                machine.compacted(succeeded)
             case .write(let offered, let number):
                 condition.unlock()
-                let error = write(offered)
+                let result = write(offered)
                 condition.lock()
                 let resume: [(PersistentStateError?) -> Void]
                 var report: PersistentStateError?? = nil
-                if let error {
-                    resume = machine.writeFailed(offered, number: number, error: error, at: .now)
-                    report = .some(error)
-                } else {
-                    let outcome = machine.writeSucceeded(number)
+                var error: PersistentStateError?
+                switch result {
+                case .failure(let failure):
+                    error = failure
+                    resume = machine.writeFailed(offered, number: number, error: failure, at: .now)
+                    report = .some(failure)
+                case .success(let plan):
+                    let outcome = machine.writeSucceeded(number, did: plan)
                     resume = outcome.resume
                     if outcome.recovered { report = .some(nil) }
                 }
@@ -232,55 +222,48 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Saves the patch from the last saved state to `state` (nothing when
-    /// they are equal), then compacts the log when it is long enough.
-    private func write(_ offered: _Offered) -> PersistentStateError? {
+    /// Saves the patch from the last saved state to `state`, or what the
+    /// machine plans for an empty one (``_SaveMachine/plan(patchIsEmpty:generation:)``).
+    /// Returns the plan carried out.
+    private func write(_ offered: _Offered) -> Result<_SaveMachine<_Offered>.WritePlan, PersistentStateError> {
         guard let state = offered.state as? State else {
             preconditionFailure("FastStorePersistence: internal error: the saver of \(State.self) was handed a \(type(of: offered.state))")
         }
+        let plan: _SaveMachine<_Offered>.WritePlan
         do {
             let patch = try StatePatch(from: lastSaved, to: state)
-            if !patch.isEmpty {
+            plan = condition.withLock { machine.plan(patchIsEmpty: patch.isEmpty, generation: offered.generation) }
+            switch plan {
+            case .appendPatch:
                 let data = try encoder.encode(patch)
                 try database.append(sequence: sequence + 1, patch: data)
                 sequence += 1
-                patchesSinceSnapshot += 1
-                condition.lock()
-                historyInFile = false
-                condition.unlock()
-            } else {
-                condition.lock()
-                let changed = historyInFile && historyGeneration.map { offered.generation > $0 } == true
-                condition.unlock()
-                if changed {
-                    // NB: before the batch counts as saved: a kill after its
-                    // flush returned finds no history rather than one from
-                    // before the batch (an undo to an equal state, or a
-                    // dispatch that dropped the redo branch, changes only
-                    // the history).
-                    try database.deleteHistory()
-                    condition.lock()
-                    historyInFile = false
-                    condition.unlock()
-                }
+            case .deleteHistoryRow:
+                try database.deleteHistory()
+            case .nothing:
+                break
             }
             lastSaved = state
             lastSavedGeneration = offered.generation
         } catch let error as PersistentStateError {
-            return error
+            return .failure(error)
         } catch {
-            return .saveFailed(path: database.path, reason: "the state does not encode: \(error)")
+            return .failure(.saveFailed(path: database.path, reason: "the state does not encode: \(error)"))
         }
-        if patchesSinceSnapshot >= options.compactAfter {
-            // NB: a failed compaction loses nothing (the log still holds
-            // every patch, and opening replays it); it is tried again after
-            // the next write. Its error is not reported: saving works, and
-            // `onSaveFailure` means that it does not.
-            if let snapshot = try? encoder.encode(lastSaved), (try? database.compact(sequence: sequence, snapshot: snapshot)) != nil {
-                patchesSinceSnapshot = 0
-            }
+        return .success(plan)
+    }
+
+    /// Writes a snapshot of the last saved state and empties the log up to
+    /// it. Whether it succeeded: a failure is not reported (see
+    /// ``_SaveMachine/compacted(_:)``).
+    private func compact() -> Bool {
+        guard let snapshot = try? encoder.encode(lastSaved) else { return false }
+        do {
+            try database.compact(sequence: sequence, snapshot: snapshot)
+            return true
+        } catch {
+            return false
         }
-        return nil
     }
 
     /// Test hook: see ``_StateDatabase/limitPages(_:)``.
