@@ -19,7 +19,11 @@ extension PersistentState {
     /// batch was saved after it, and the process stopped without ``close()``
     /// or ``saveHistory()`` since) the history starts anew, with the state
     /// the store has. A patch that does not encode (a non-finite `Double`)
-    /// cuts the saved history there: the entries beyond it are not saved. Restored
+    /// cuts the saved history there, without an error: the entries beyond
+    /// it are not saved. (Where the saver wrote the state holding that
+    /// value, that write failed and ``PersistenceOptions/onSaveFailure`` was
+    /// told; a state replaced before it was written, as grouped writes do,
+    /// was never tried.) Restored
     /// entries keep their numbers, and have no actions (the file keeps
     /// none). When the store moved on from ``state`` before this call, one
     /// entry without actions is added for the difference.
