@@ -153,7 +153,7 @@ final class _FileLock: @unchecked Sendable {
             close(fd)
             throw .unreadableFile(path: reportedPath, reason: "cannot read its identity: \(String(cString: strerror(error)))")
         }
-        let identity = _FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let identity = _FileIdentity(info)
         guard _FileIdentity.register(identity) else {
             close(fd)
             throw .fileInUse(path: reportedPath)
@@ -192,10 +192,10 @@ final class _FileLock: @unchecked Sendable {
             let fd = open(path, O_RDWR | O_CLOEXEC)
             guard fd >= 0 else { continue }
             var info = stat()
-            if fstat(fd, &info) == 0, _FileIdentity.register(_FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))) {
+            if fstat(fd, &info) == 0, _FileIdentity.register(_FileIdentity(info)) {
                 // NB: locked by no one: its creator died before moving it.
                 if lock(fd) == 0 { unlink(path) }
-                _FileIdentity.unregister(_FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+                _FileIdentity.unregister(_FileIdentity(info))
             }
             close(fd)
         }
@@ -250,6 +250,12 @@ final class _FileLock: @unchecked Sendable {
 struct _FileIdentity: Hashable {
     let device: UInt64
     let inode: UInt64
+
+    // NB: `dev_t` is signed on Apple platforms, unsigned on Linux.
+    init(_ info: stat) {
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+    }
 
     // NB: the files this process owns, across every PersistentState.
     private nonisolated(unsafe) static var owned: Set<_FileIdentity> = []
