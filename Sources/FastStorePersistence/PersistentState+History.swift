@@ -19,11 +19,10 @@ extension PersistentState {
     /// batch was saved after it, and the process stopped without ``close()``
     /// or ``saveHistory()`` since) the history starts anew, with the state
     /// the store has. A patch that does not encode (a non-finite `Double`)
-    /// cuts the saved history there, without an error: the entries beyond
-    /// it are not saved. (Where the saver wrote the state holding that
-    /// value, that write failed and ``PersistenceOptions/onSaveFailure`` was
-    /// told; a state replaced before it was written, as grouped writes do,
-    /// was never tried.) Restored
+    /// cuts the saved history there: the entries beyond it are not saved,
+    /// and ``PersistenceOptions/onSaveFailure`` is called with
+    /// ``PersistentStateError/historyCut(path:kept:reason:)`` (the history
+    /// is saved all the same: ``saveHistory()`` returns `true`). Restored
     /// entries keep their numbers, and have no actions (the file keeps
     /// none). When the store moved on from ``state`` before this call, one
     /// entry without actions is added for the difference.
@@ -130,6 +129,7 @@ extension PersistentState {
     /// is the last saved one. `false` when the saver is closing.
     private func queueHistoryWrite(_ handle: _HistoryHandle<State>, _ done: @escaping (Result<Bool, PersistentStateError>) -> Void) -> Bool {
         let path = self.path
+        let onSaveFailure = self.onSaveFailure
         let savedStore = lock.withLock { self.savedStore }
         return saver.perform { saved, savedGeneration, sequence, database in
             guard let (history, state, generation) = handle.saved() else { done(.success(false)); return nil }
@@ -151,16 +151,20 @@ extension PersistentState {
                     return nil
                 }
             }
-            // NB: a patch that does not encode (a non-finite Double, which
-            // the state's own saves report) cuts the history there, as an
-            // entry without a patch does: the entries beyond it go.
+            // NB: a patch that does not encode (a non-finite Double) cuts the
+            // history there, as an entry without a patch does: the entries
+            // beyond it go, and `onSaveFailure` is told once it is saved.
             let encoder = JSONEncoder()
             let entries: Data
+            var cut: PersistentStateError?
             do {
-                if let whole = try? encoder.encode(history) {
-                    entries = whole
-                } else {
-                    entries = try encoder.encode(history.reachable { (try? encoder.encode($0)) != nil })
+                do {
+                    entries = try encoder.encode(history)
+                } catch let whole {
+                    let kept = history.reachable { (try? encoder.encode($0)) != nil }
+                    entries = try encoder.encode(kept)
+                    cut = .historyCut(path: path, kept: kept.first ... kept.first + kept.patches.count - 1,
+                                      reason: "of its entries \(history.first)...\(history.first + history.patches.count - 1), a patch does not encode: \(whole)")
                 }
             } catch {
                 done(.failure(.saveFailed(path: path, reason: "the history does not encode: \(error)")))
@@ -170,6 +174,8 @@ extension PersistentState {
                 try database.saveHistory(sequence: sequence, entries: entries)
                 return true
             }
+            // NB: before `done`: the caller of saveHistory() finds it reported.
+            if let cut, case .success = result { onSaveFailure?(cut) }
             done(result)
             // NB: the error, if any, went to the caller through `done`.
             return (try? result.get()) == true ? generation : nil

@@ -64,7 +64,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     public let state: State
 
     let saver: _Saver<State>
-    private let onSaveFailure: (@Sendable (PersistentStateError?) -> Void)?
+    let onSaveFailure: (@Sendable (PersistentStateError?) -> Void)?
     private let fileLock: _FileLock
     let lock = NSLock()
     /// Held for the whole of a ``close()``.

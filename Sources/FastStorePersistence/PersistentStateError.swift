@@ -57,6 +57,13 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
     /// ``PersistentState/history(of:limit:)`` was called a second time: a
     /// file keeps one history.
     case historyAlreadyMade(path: String)
+    /// The history was saved without some of its entries: the patch of an
+    /// entry does not encode (a non-finite `Double`), and the history is cut
+    /// there (`kept` names the entries saved, `reason` the patch that does
+    /// not encode). The state is saved, and so are the entries `kept`.
+    /// Reported to ``PersistenceOptions/onSaveFailure`` each time a history
+    /// is saved cut; no `nil` follows it (saving works).
+    case historyCut(path: String, kept: ClosedRange<Int>, reason: String)
     /// The history saved in the file does not decode as the state's patches
     /// (`reason`). The state itself opened; the saved history is dropped,
     /// and calling ``PersistentState/history(of:limit:)`` again makes a new
@@ -92,6 +99,8 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
             return "PersistentStateError.closed: the PersistentState of '\(path)' was closed"
         case .historyAlreadyMade(let path):
             return "PersistentStateError.historyAlreadyMade: the PersistentState of '\(path)' already made its store's history"
+        case .historyCut(let path, let kept, let reason):
+            return "PersistentStateError.historyCut: the history saved in '\(path)' keeps only its entries \(kept.lowerBound)...\(kept.upperBound): \(reason); the state is saved"
         case .historyDoesNotDecode(let path, let reason):
             return "PersistentStateError.historyDoesNotDecode: the history saved in '\(path)' does not decode: \(reason); it was dropped (the state opened), and history(of:) makes a new one"
         }
