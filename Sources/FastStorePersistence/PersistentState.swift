@@ -37,14 +37,14 @@ import Foundation
 /// table and row), a database that is not a state file, a state saved with
 /// another ``PersistenceOptions/version``, a state that does not decode
 /// (naming the coding path), and a patch that does not apply; the file and
-/// its folder are then left as they were.
-///
-/// **Lifetime.** Once ``keepSaving(_:)`` ran, the store holds this object:
-/// saving lasts as long as the store, until ``close()``. The history made
-/// by ``history(of:limit:)`` is held weakly: keep it to have it saved. When a save fails (a full disk),
+/// its folder are then left as they were. When a save fails (a full disk),
 /// the store keeps working in memory, ``PersistenceOptions/onSaveFailure`` is
 /// called, ``flush()`` throws, and the saver retries: nothing published is
 /// dropped, and saving resumes when the write succeeds.
+///
+/// **Lifetime.** Once ``keepSaving(_:)`` ran, the store holds this object:
+/// saving lasts as long as the store, until ``close()``. The history made
+/// by ``history(of:limit:)`` is held weakly: keep it to have it saved.
 ///
 /// **A changed shape.** Raise ``PersistenceOptions/version`` when the
 /// state's `Codable` shape changes, and give a ``Migration`` from each
@@ -305,11 +305,16 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// Stops saving: writes what is pending (one attempt), saves the history
     /// (``history(of:limit:)``) when its state is the one saved, stops the
     /// saver and releases the file. Idempotent. Batches the store publishes
-    /// afterwards are not saved.
+    /// afterwards are not saved, and the store no longer holds this object.
+    /// Without a call, releasing the saved store (or this object, when it
+    /// saves no store) closes it.
     ///
     /// - Throws: the error of that last write, if it failed: the batches
     ///   it held are not in the file; else the error of the history's write,
-    ///   if it failed: the history is not in the file (the state is).
+    ///   if it failed: the history is not in the file (the state is); else
+    ///   that of closing the connection
+    ///   (``PersistentStateError/saveFailed(path:reason:)``: SQLite closes it
+    ///   when it is released, and the next open checkpoints its WAL).
     public func close() throws(PersistentStateError) {
         let outcome = closeReporting()
         if let error = outcome.lastWrite ?? outcome.unreported.first { throw error }
