@@ -64,14 +64,14 @@ func _replay<S: Codable>(_ type: S.Type, _ contents: _StateDatabase.Contents, pa
         do {
             patch = try JSONDecoder().decode(StatePatch<S>.self, from: entry.patch)
         } catch {
-            throw .notAStateFile(path: path, reason: "the patch of batch \(entry.sequence) does not decode: \(error)")
+            throw .damaged(path: path, table: "faststore_log", row: entry.row, reason: "the patch of batch \(entry.sequence) does not decode: \(error)")
         }
         do {
             state = try patch.apply(to: state)
         } catch let error as PatchError {
             throw .patchDoesNotApply(path: path, sequence: entry.sequence, error: error)
         } catch {
-            throw .notAStateFile(path: path, reason: "the patch of batch \(entry.sequence) does not apply: \(error)")
+            throw .damaged(path: path, table: "faststore_log", row: entry.row, reason: "the patch of batch \(entry.sequence) does not apply: \(error)")
         }
     }
     return state

@@ -26,7 +26,10 @@ public struct PersistenceOptions: Sendable {
     /// ``PersistentStateError/versionMismatch(path:saved:expected:)``.
     public var version: Int
     /// Called on the saver's thread when a save fails (the store keeps
-    /// working; the save is retried) and when saving resumes (`nil`).
+    /// working; the save is retried) and when saving resumes (`nil`); and
+    /// when a history is saved cut
+    /// (``PersistentStateError/historyCut(path:kept:reason:)``, which no
+    /// `nil` follows: saving works).
     public var onSaveFailure: (@Sendable (PersistentStateError?) -> Void)?
     /// How long the saver waits before retrying a failed save (default 1 s).
     public var retryDelay: Duration

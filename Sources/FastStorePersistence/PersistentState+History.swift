@@ -19,7 +19,10 @@ extension PersistentState {
     /// batch was saved after it, and the process stopped without ``close()``
     /// or ``saveHistory()`` since) the history starts anew, with the state
     /// the store has. A patch that does not encode (a non-finite `Double`)
-    /// cuts the saved history there: the entries beyond it are not saved. Restored
+    /// cuts the saved history there: the entries beyond it are not saved,
+    /// and ``PersistenceOptions/onSaveFailure`` is called with
+    /// ``PersistentStateError/historyCut(path:kept:reason:)`` (the history
+    /// is saved all the same: ``saveHistory()`` returns `true`). Restored
     /// entries keep their numbers, and have no actions (the file keeps
     /// none). When the store moved on from ``state`` before this call, one
     /// entry without actions is added for the difference.
@@ -28,6 +31,13 @@ extension PersistentState {
     /// is saved only when it is the saved store's, has seen every batch
     /// the file saved and no later one, and its current state is the
     /// file's.
+    ///
+    /// Keep the returned history for as long as it should be saved: this
+    /// `PersistentState` holds it weakly (the history holds the store,
+    /// which holds this object while it saves it). A history the app lets
+    /// go of before ``close()`` is not saved by it (nor by
+    /// ``saveHistory()``, which then returns `false`): the file keeps the
+    /// history saved before, restored only if no batch was saved after it.
     ///
     /// - Parameters:
     ///   - store: The store to record: the one created from ``state``.
@@ -119,6 +129,7 @@ extension PersistentState {
     /// is the last saved one. `false` when the saver is closing.
     private func queueHistoryWrite(_ handle: _HistoryHandle<State>, _ done: @escaping (Result<Bool, PersistentStateError>) -> Void) -> Bool {
         let path = self.path
+        let onSaveFailure = self.onSaveFailure
         let savedStore = lock.withLock { self.savedStore }
         return saver.perform { saved, savedGeneration, sequence, database in
             guard let (history, state, generation) = handle.saved() else { done(.success(false)); return nil }
@@ -131,21 +142,29 @@ extension PersistentState {
             if let savedStore {
                 guard savedStore == handle.store, savedGeneration == generation else { done(.success(false)); return nil }
             } else {
+                // NB: a diff that throws (a state that does not encode)
+                // cannot show the states equal: the history is not saved,
+                // and the caller is told so (`false`), as for any other
+                // state.
                 guard let difference = try? StatePatch(from: state, to: saved), difference.isEmpty else {
                     done(.success(false))
                     return nil
                 }
             }
-            // NB: a patch that does not encode (a non-finite Double, which
-            // the state's own saves report) cuts the history there, as an
-            // entry without a patch does: the entries beyond it go.
+            // NB: a patch that does not encode (a non-finite Double) cuts the
+            // history there, as an entry without a patch does: the entries
+            // beyond it go, and `onSaveFailure` is told once it is saved.
             let encoder = JSONEncoder()
             let entries: Data
+            var cut: PersistentStateError?
             do {
-                if let whole = try? encoder.encode(history) {
-                    entries = whole
-                } else {
-                    entries = try encoder.encode(history.reachable { (try? encoder.encode($0)) != nil })
+                do {
+                    entries = try encoder.encode(history)
+                } catch let whole {
+                    let kept = history.reachable { (try? encoder.encode($0)) != nil }
+                    entries = try encoder.encode(kept)
+                    cut = .historyCut(path: path, kept: kept.first ... kept.first + kept.patches.count - 1,
+                                      reason: "of its entries \(history.first)...\(history.first + history.patches.count - 1), a patch does not encode: \(whole)")
                 }
             } catch {
                 done(.failure(.saveFailed(path: path, reason: "the history does not encode: \(error)")))
@@ -155,7 +174,10 @@ extension PersistentState {
                 try database.saveHistory(sequence: sequence, entries: entries)
                 return true
             }
+            // NB: before `done`: the caller of saveHistory() finds it reported.
+            if let cut, case .success = result { onSaveFailure?(cut) }
             done(result)
+            // NB: the error, if any, went to the caller through `done`.
             return (try? result.get()) == true ? generation : nil
         }
     }

@@ -30,15 +30,21 @@ import Foundation
 /// state, never a state no batch produced. Batches not acknowledged may be
 /// lost (at most those published since the last write committed).
 ///
-/// **Faults.** Opening refuses, with a ``PersistentStateError`` that names the
-/// problem, a file another `PersistentState` has open (in any process), a
-/// file that is not a database or is damaged, a database that is not a state
-/// file, a state saved with another ``PersistenceOptions/version``, a state
-/// that does not decode (naming the coding path), and a patch that does not
-/// apply; the file is then left as it was. When a save fails (a full disk),
+/// **Faults.** Opening never crashes on a damaged file. It refuses, with a
+/// ``PersistentStateError`` that names the problem, a file another
+/// `PersistentState` has open (in any process, through any spelling of its
+/// path), a file that is not a database, is empty or is damaged (naming the
+/// table and row), a database that is not a state file, a state saved with
+/// another ``PersistenceOptions/version``, a state that does not decode
+/// (naming the coding path), and a patch that does not apply; the file and
+/// its folder are then left as they were. When a save fails (a full disk),
 /// the store keeps working in memory, ``PersistenceOptions/onSaveFailure`` is
 /// called, ``flush()`` throws, and the saver retries: nothing published is
 /// dropped, and saving resumes when the write succeeds.
+///
+/// **Lifetime.** Once ``keepSaving(_:)`` ran, the store holds this object:
+/// saving lasts as long as the store, until ``close()``. The history made
+/// by ``history(of:limit:)`` is held weakly: keep it to have it saved.
 ///
 /// **A changed shape.** Raise ``PersistenceOptions/version`` when the
 /// state's `Codable` shape changes, and give a ``Migration`` from each
@@ -58,6 +64,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     public let state: State
 
     let saver: _Saver<State>
+    let onSaveFailure: (@Sendable (PersistentStateError?) -> Void)?
     private let fileLock: _FileLock
     let lock = NSLock()
     /// Held for the whole of a ``close()``.
@@ -79,10 +86,22 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     var historyHandle: _HistoryHandle<State>?
 
     /// Opens the state file at `path`, creating it with `initial` when it
-    /// does not exist (or is empty), and starts its saver.
+    /// does not exist, and starts its saver.
+    ///
+    /// A new file is written whole under a hidden name beside `path`
+    /// (`.NAME.faststore-new-UUID`) and moved to `path` once written: a
+    /// crash while creating it leaves no file at `path` (the hidden file is
+    /// removed by the next open). An existing empty file is refused
+    /// (``PersistentStateError/emptyFile(path:)``). No lock file is made:
+    /// the file itself is locked, by its identity (a symlink, a hard link,
+    /// a relative path or one with `..` name the same owner).
     ///
     /// - Parameters:
-    ///   - path: The file's path (created when missing).
+    ///   - path: The file's path (created when missing). SQLite names its
+    ///     `-wal` after the path with symlinks resolved; a hard link is
+    ///     another name, with a `-wal` of its own: open a file through one
+    ///     name only, or a crash's last batches (in the `-wal`) are not seen
+    ///     through the other.
     ///   - options: How it saves, and the state's version.
     ///   - migrations: How to open files saved with earlier versions of the
     ///     state's shape (``Migration``); a file of another version without
@@ -91,7 +110,9 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// - Complexity: O(the snapshot's size + the log's patches): decoding the
     ///   snapshot and applying the patches saved since it (plus, for a
     ///   migrated file, the conversion and a new snapshot written).
-    /// - Throws: ``PersistentStateError``; the file is then left as it was.
+    /// - Throws: ``PersistentStateError``; the file, and the folder's
+    ///   listing, are then left as they were (a `-wal` or `-shm` SQLite
+    ///   made to read the file is removed).
     public init(
         path: String, options: PersistenceOptions = .init(), migrations: [Migration] = [],
         initial: @autoclosure () -> State
@@ -104,50 +125,93 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
             precondition(migrations.filter { $0.version == migration.version }.count == 1,
                          "FastStorePersistence: two migrations from version \(migration.version)")
         }
-        fileLock = try _FileLock(for: path)
-        let database = try _StateDatabase(path: path)
-        let contents = try database.read()
         let loaded: State
         let sequence: Int64
         let logged: Int
         var restorable: Data?
-        if let contents {
-            let last = contents.log.last?.sequence ?? contents.snapshotSequence
-            if contents.version == options.version {
-                loaded = try _replay(State.self, contents, path: path)
-                logged = contents.log.count
-                if let history = contents.history, history.sequence == last { restorable = history.entries }
-                try database.prepare(creatingWith: nil, version: options.version)
-            } else if let migration = migrations.first(where: { $0.version == contents.version }) {
-                // NB: everything in memory first; the file is written only
-                // by the one transaction that replaces it.
-                loaded = try migration.load(contents, path)
+        let database: _StateDatabase
+        if let owner = try _FileLock.existing(at: path) {
+            // NB: SQLite creates a `-wal` and `-shm` to read a file in WAL
+            // mode: a refused open removes those it created.
+            let before = owner.sidecars()
+            let opened: _StateDatabase
+            do {
+                opened = try _StateDatabase(path: owner.path, reportedPath: path)
+            } catch {
+                owner.refused(sidecarsBefore: before)
+                throw error
+            }
+            do throws(PersistentStateError) {
+                let contents = try opened.read()
+                let last = contents.log.last?.sequence ?? contents.snapshotSequence
+                if contents.version == options.version {
+                    loaded = try _replay(State.self, contents, path: path)
+                    logged = contents.log.count
+                    if let history = contents.history, history.sequence == last { restorable = history.entries }
+                    try opened.prepare(creatingWith: nil, version: options.version)
+                } else if let migration = migrations.first(where: { $0.version == contents.version }) {
+                    // NB: everything in memory first; the file is written only
+                    // by the one transaction that replaces it.
+                    loaded = try migration.load(contents, path)
+                    let snapshot: Data
+                    do {
+                        snapshot = try JSONEncoder().encode(loaded)
+                    } catch {
+                        throw .migrationFailed(path: path, from: contents.version, reason: "the converted state does not encode: \(error)")
+                    }
+                    try opened.prepare(creatingWith: nil, version: options.version)
+                    try opened.replace(sequence: last, snapshot: snapshot, version: options.version)
+                    logged = 0
+                } else {
+                    throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
+                }
+                sequence = last
+            } catch {
+                // NB: a close that fails (it cannot: nothing else ran on
+                // the connection) would leave the connection to close when
+                // released; the refusal is what the caller needs.
+                try? opened.close()
+                owner.refused(sidecarsBefore: before)
+                throw error
+            }
+            database = opened
+            fileLock = owner
+        } else {
+            // NB: a new file is written whole under another name and moved
+            // in place: a crash while creating it leaves no file at `path`
+            // (an empty one would be refused at the next open).
+            let owner = try _FileLock.creatingBeside(path)
+            loaded = initial()
+            do throws(PersistentStateError) {
                 let snapshot: Data
                 do {
                     snapshot = try JSONEncoder().encode(loaded)
                 } catch {
-                    throw .migrationFailed(path: path, from: contents.version, reason: "the converted state does not encode: \(error)")
+                    throw .saveFailed(path: path, reason: "the initial state does not encode: \(error)")
                 }
-                try database.prepare(creatingWith: nil, version: options.version)
-                try database.replace(sequence: last, snapshot: snapshot, version: options.version)
-                logged = 0
-            } else {
-                throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
-            }
-            sequence = last
-        } else {
-            loaded = initial()
-            let snapshot: Data
-            do {
-                snapshot = try JSONEncoder().encode(loaded)
+                let creating = try _StateDatabase(path: owner.path, reportedPath: path)
+                do throws(PersistentStateError) {
+                    try creating.prepare(creatingWith: snapshot, version: options.version)
+                } catch {
+                    try? creating.close()   // NB: the file is removed next.
+                    throw error
+                }
+                try creating.close()
+                // NB: closing the connection released the lock (POSIX).
+                try owner.renew()
+                try owner.moveInto(path)
             } catch {
-                throw .saveFailed(path: path, reason: "the initial state does not encode: \(error)")
+                owner.abandonCreation()
+                throw error
             }
-            try database.prepare(creatingWith: snapshot, version: options.version)
+            database = try _StateDatabase(path: owner.path, reportedPath: path)
+            try database.prepare(creatingWith: nil, version: options.version)
             sequence = 0
             logged = 0
+            fileLock = owner
         }
         state = loaded
+        onSaveFailure = options.onSaveFailure
         savedHistory = restorable
         saver = _Saver(database: database, saved: loaded, sequence: sequence, logged: logged,
                        historyInFile: restorable != nil, options: options)
@@ -157,6 +221,12 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// Saves every batch `store` publishes from now on, and the store's
     /// current state if it moved on from ``state``.
     ///
+    /// The store holds this `PersistentState` from now on: saving goes on
+    /// as long as the store lives, whether or not the app keeps a reference
+    /// to it, until ``close()``. When the store is released, what it
+    /// published is written and the file released (as by ``close()``; an
+    /// error of that close goes to ``PersistenceOptions/onSaveFailure``).
+    ///
     /// - Throws: ``PersistentStateError/alreadySaving(path:)`` when a store is
     ///   already saved, ``PersistentStateError/closed(path:)`` after ``close()``.
     /// - Complexity: O(1) per published batch on the draining thread.
@@ -165,12 +235,13 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         defer { lock.unlock() }
         if isClosed { throw .closed(path: path) }
         if subscription != nil { throw .alreadySaving(path: path) }
-        let saver = self.saver
         // NB: under the saver's lock, so that a batch published right after
         // the registration (its delivery waits for the lock) is offered
         // after the state read with the registration, never before it.
+        // The store's subscriber holds `self`: saving lasts as long as the
+        // store, even when the app lets go of this object; `close()` ends it.
         subscription = saver.withLock { machine in
-            let (subscription, current, generation) = store._subscribeFromCurrentState { state, generation in
+            let (subscription, current, generation) = store._subscribeFromCurrentState { [self] state, generation in
                 saver.offer(state, generation: generation)
             }
             _ = machine.offer(_Offered(state: current, generation: generation), at: .now)
@@ -234,24 +305,42 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// Stops saving: writes what is pending (one attempt), saves the history
     /// (``history(of:limit:)``) when its state is the one saved, stops the
     /// saver and releases the file. Idempotent. Batches the store publishes
-    /// afterwards are not saved.
+    /// afterwards are not saved, and the store no longer holds this object.
+    /// Without a call, releasing the saved store (or this object, when it
+    /// saves no store) closes it.
     ///
     /// - Throws: the error of that last write, if it failed: the batches
     ///   it held are not in the file; else the error of the history's write,
-    ///   if it failed: the history is not in the file (the state is).
+    ///   if it failed: the history is not in the file (the state is); else
+    ///   that of closing the connection
+    ///   (``PersistentStateError/saveFailed(path:reason:)``: SQLite closes it
+    ///   when it is released, and the next open checkpoints its WAL).
     public func close() throws(PersistentStateError) {
+        let outcome = closeReporting()
+        if let error = outcome.lastWrite ?? outcome.unreported.first { throw error }
+    }
+
+    /// The errors of a close: that of the last write (which the saver
+    /// reported to `onSaveFailure` already), and those of the history's
+    /// write and of closing the connection (which nothing reported).
+    private struct _CloseOutcome {
+        var lastWrite: PersistentStateError?
+        var unreported: [PersistentStateError] = []
+    }
+
+    private func closeReporting() -> _CloseOutcome {
         // NB: a second caller waits until the first one's close is done
         // (the file released), but for a close on the saver's own thread
         // (from `onSaveFailure`), which the saver finishes when it stops.
-        if saver.isCurrentThread { return try closeOnce() }
+        if saver.isCurrentThread { return closeOnce() }
         closing.lock()
         defer { closing.unlock() }
-        try closeOnce()
+        return closeOnce()
     }
 
-    private func closeOnce() throws(PersistentStateError) {
+    private func closeOnce() -> _CloseOutcome {
         lock.lock()
-        if isClosed { lock.unlock(); return }
+        if isClosed { lock.unlock(); return _CloseOutcome() }
         isClosed = true
         let subscription = self.subscription
         self.subscription = nil
@@ -265,12 +354,16 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
             historyError = saveHistoryBeforeClosing(historyHandle)
         }
         let fileLock = self.fileLock
-        let error = saver.close(then: { fileLock.release() })
-        if let error = error ?? historyError { throw error }
+        let (writeError, closeError) = saver.close(then: { fileLock.release() })
+        return _CloseOutcome(lastWrite: writeError, unreported: [historyError, closeError].compactMap { $0 })
     }
 
+    /// Released: the app let go of it, and no store it saves holds it. The
+    /// close's errors that no one heard of (the history's write, closing
+    /// the connection) go to ``PersistenceOptions/onSaveFailure``; that of
+    /// the last write went there already.
     deinit {
-        try? close()
+        for error in closeReporting().unreported { onSaveFailure?(error) }
     }
 
     /// Test hook: limits the database to `pages` pages, so that a write

@@ -14,6 +14,19 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
     /// The file is a SQLite database without FastStore's tables, or with a
     /// format this version does not know. The file is left as it was.
     case notAStateFile(path: String, reason: String)
+    /// The file is a state file, but a row of it holds what no save writes:
+    /// NULL or a value of another type in a column, a checksum that does not
+    /// match its blob, a batch out of order in the log, a patch that does
+    /// not decode. `table` names the table, `row` the row (SQLite's rowid;
+    /// `nil` when a row is missing), `reason` what is wrong. The file is
+    /// left as it was.
+    case damaged(path: String, table: String, row: Int64?, reason: String)
+    /// The file exists and holds no byte. A ``PersistentState`` never leaves
+    /// an empty file (it creates a new file under another name and moves it
+    /// in place once written), so an empty file at the path is damage or
+    /// another program's: it is refused, not overwritten. Remove it to start
+    /// anew from `initial`. The file is left as it was.
+    case emptyFile(path: String)
     /// The stored state does not decode as `State`: its `Codable` shape
     /// changed without a new ``PersistenceOptions/version``. `codingPath`
     /// names where (`todos[3].title`). The file is left as it was.
@@ -44,6 +57,13 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
     /// ``PersistentState/history(of:limit:)`` was called a second time: a
     /// file keeps one history.
     case historyAlreadyMade(path: String)
+    /// The history was saved without some of its entries: the patch of an
+    /// entry does not encode (a non-finite `Double`), and the history is cut
+    /// there (`kept` names the entries saved, `reason` the patch that does
+    /// not encode). The state is saved, and so are the entries `kept`.
+    /// Reported to ``PersistenceOptions/onSaveFailure`` each time a history
+    /// is saved cut; no `nil` follows it (saving works).
+    case historyCut(path: String, kept: ClosedRange<Int>, reason: String)
     /// The history saved in the file does not decode as the state's patches
     /// (`reason`). The state itself opened; the saved history is dropped,
     /// and calling ``PersistentState/history(of:limit:)`` again makes a new
@@ -58,6 +78,11 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
             return "PersistentStateError.unreadableFile: '\(path)' is not a readable SQLite database (\(reason)); it was left as it was"
         case .notAStateFile(let path, let reason):
             return "PersistentStateError.notAStateFile: '\(path)': \(reason); it was left as it was"
+        case .damaged(let path, let table, let row, let reason):
+            let place = row.map { "row \($0) of table \(table)" } ?? "table \(table)"
+            return "PersistentStateError.damaged: '\(path)' is damaged in \(place): \(reason); it was left as it was"
+        case .emptyFile(let path):
+            return "PersistentStateError.emptyFile: '\(path)' is empty (0 bytes): refused rather than overwritten (remove it to start anew); it was left as it was"
         case .stateDoesNotDecode(let path, let codingPath, let reason):
             return "PersistentStateError.stateDoesNotDecode: the state saved in '\(path)' does not decode at '\(codingPath)': \(reason) (its Codable shape changed without a new PersistenceOptions.version?); the file was left as it was"
         case .versionMismatch(let path, let saved, let expected):
@@ -74,6 +99,8 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
             return "PersistentStateError.closed: the PersistentState of '\(path)' was closed"
         case .historyAlreadyMade(let path):
             return "PersistentStateError.historyAlreadyMade: the PersistentState of '\(path)' already made its store's history"
+        case .historyCut(let path, let kept, let reason):
+            return "PersistentStateError.historyCut: the history saved in '\(path)' keeps only its entries \(kept.lowerBound)...\(kept.upperBound): \(reason); the state is saved"
         case .historyDoesNotDecode(let path, let reason):
             return "PersistentStateError.historyDoesNotDecode: the history saved in '\(path)' does not decode: \(reason); it was dropped (the state opened), and history(of:) makes a new one"
         }

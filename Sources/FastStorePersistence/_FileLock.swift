@@ -1,41 +1,272 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// An exclusive advisory lock on `<path>.lock` (`flock`), held while a
-/// ``PersistentState`` has its file open: a second owner, in this process or
-/// another, is refused at once. The system releases it when the process
-/// ends, however it ends, so a crash leaves no stale lock.
+/// The ownership of one state file, by the file's identity (its device and
+/// inode), not by how its path is spelled: a symlink, a hard link, a
+/// relative path or one with `..` name the same file and the same owner.
+///
+/// Two locks, both on the file itself (no lock file beside it):
+/// - in this process, a registry of the identities owned;
+/// - across processes, an exclusive POSIX record lock (`F_SETLK`) on one
+///   byte far past any byte SQLite locks (`_FileLock.lockedByte`). The
+///   system releases it when the process ends, however it ends, so a crash
+///   leaves no stale lock.
+///
+/// NB: a POSIX record lock, not `flock` or an open-file-description lock
+/// (`F_OFD_SETLK`): those belong to the open file description, which a
+/// process spawned by another thread shares until it execs, so a file
+/// closed and reopened at once in this process could find its old lock
+/// still held. A POSIX lock belongs to the process and is not inherited; it
+/// is released when the process closes *any* descriptor of the file. SQLite
+/// keeps its descriptor open while the file is open; other code of the app
+/// that opens and closes the file meanwhile (a backup copying it) drops
+/// the lock between processes (the in-process registry still holds).
 final class _FileLock: @unchecked Sendable {
+    /// The file's path with symlinks, `.` and `..` resolved: the path given
+    /// to SQLite (its `-wal` and `-shm` are named after it).
+    private(set) var path: String
     private var descriptor: Int32
+    private var identity: _FileIdentity?
 
-    /// Takes the lock, or throws ``PersistentStateError/fileInUse(path:)``.
-    init(for path: String) throws(PersistentStateError) {
-        let lockPath = path + ".lock"
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw .unreadableFile(path: path, reason: "cannot open its lock file '\(lockPath)': \(String(cString: strerror(errno)))")
-        }
-        // NB: flock locks belong to the open file description, so a second
-        // open in this same process conflicts too.
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+    /// One byte past anything SQLite locks (its lock bytes sit at 1 GiB).
+    static let lockedByte: off_t = 1 << 62
+
+    /// Takes the ownership of the existing file at `path`. Returns `nil`
+    /// when no file is there. Throws ``PersistentStateError/fileInUse(path:)``
+    /// when another owner has it, ``PersistentStateError/emptyFile(path:)``
+    /// when it holds no byte.
+    static func existing(at path: String) throws(PersistentStateError) -> _FileLock? {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        if fd < 0 {
             let error = errno
-            close(fd)
-            if error == EWOULDBLOCK { throw .fileInUse(path: path) }
-            throw .unreadableFile(path: path, reason: "cannot lock '\(lockPath)': \(String(cString: strerror(error)))")
+            if error == ENOENT {
+                // NB: a symlink to nothing is no missing file: creating it
+                // would create its target, elsewhere.
+                var link = stat()
+                if lstat(path, &link) == 0 {
+                    throw .unreadableFile(path: path, reason: "it is a symbolic link to a missing file")
+                }
+                return nil
+            }
+            throw .unreadableFile(path: path, reason: "cannot open it: \(String(cString: strerror(error)))")
         }
-        descriptor = fd
+        let lock = try _FileLock(descriptor: fd, reportedPath: path)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            lock.release()
+            throw .unreadableFile(path: path, reason: "cannot read its size: \(String(cString: strerror(errno)))")
+        }
+        if info.st_size == 0 {
+            lock.release()
+            throw .emptyFile(path: path)
+        }
+        guard let resolved = realpath(path, nil) else {
+            lock.release()
+            throw .unreadableFile(path: path, reason: "cannot resolve its path: \(String(cString: strerror(errno)))")
+        }
+        lock.path = String(cString: resolved)
+        free(resolved)
+        return lock
     }
 
-    /// Releases the lock (idempotent).
+    /// Creates a new file with a name of its own beside `path` (hidden,
+    /// `.NAME.faststore-new-UUID`) and takes its ownership: the state file
+    /// is written there, then moved to `path` by ``moveInto(_:)``, so that
+    /// a crash while creating it leaves no file at `path`.
+    static func creatingBeside(_ path: String) throws(PersistentStateError) -> _FileLock {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        guard let resolved = realpath(folder, nil) else {
+            throw .unreadableFile(path: path, reason: "cannot resolve its folder '\(folder)': \(String(cString: strerror(errno)))")
+        }
+        let directory = String(cString: resolved)
+        free(resolved)
+        let name = url.lastPathComponent
+        removeStaleCreations(of: name, in: directory)
+        let temporary = directory + "/." + name + ".faststore-new-" + UUID().uuidString
+        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw .saveFailed(path: path, reason: "cannot create '\(temporary)': \(String(cString: strerror(errno)))")
+        }
+        let lock = try _FileLock(descriptor: fd, reportedPath: path)
+        lock.path = temporary
+        return lock
+    }
+
+    /// Moves the file made by ``creatingBeside(_:)`` to `path`, unless a
+    /// file appeared there meanwhile (``PersistentStateError/fileInUse(path:)``;
+    /// the new file is then removed). The ownership moves with it.
+    func moveInto(_ path: String) throws(PersistentStateError) {
+        let temporary = self.path
+        let directory = (temporary as NSString).deletingLastPathComponent
+        let target = directory + "/" + URL(fileURLWithPath: path).lastPathComponent
+        // NB: link, not rename: it fails when the name exists, where rename
+        // would replace a file another process just created.
+        if link(temporary, target) != 0 {
+            let error = errno
+            if error == EEXIST {
+                unlink(temporary)
+                release()
+                throw .fileInUse(path: path)
+            }
+            // A file system without hard links: rename, after a check.
+            var existing = stat()
+            if lstat(target, &existing) == 0 {
+                unlink(temporary)
+                release()
+                throw .fileInUse(path: path)
+            }
+            guard rename(temporary, target) == 0 else {
+                let error = errno
+                unlink(temporary)
+                release()
+                throw .saveFailed(path: path, reason: "cannot move the new file to it: \(String(cString: strerror(error)))")
+            }
+        } else {
+            unlink(temporary)
+        }
+        self.path = target
+        // NB: the new name on disk before any batch is acknowledged in it.
+        let folder = open(directory, O_RDONLY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// Takes the lock again: closing any descriptor of the file in this
+    /// process (the connection that created it) released it.
+    func renew() throws(PersistentStateError) {
+        guard descriptor >= 0 else { return }
+        let result = Self.lock(descriptor)
+        if result != 0 { throw .fileInUse(path: path) }
+    }
+
+    private init(descriptor fd: Int32, reportedPath: String) throws(PersistentStateError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = errno
+            close(fd)
+            throw .unreadableFile(path: reportedPath, reason: "cannot read its identity: \(String(cString: strerror(error)))")
+        }
+        let identity = _FileIdentity(info)
+        guard _FileIdentity.register(identity) else {
+            close(fd)
+            throw .fileInUse(path: reportedPath)
+        }
+        let result = Self.lock(fd)
+        guard result == 0 else {
+            // NB: unregistered while the descriptor still holds the inode:
+            // closed first, a new file could reuse the inode number before.
+            _FileIdentity.unregister(identity)
+            close(fd)
+            if result == EAGAIN || result == EACCES || result == EWOULDBLOCK { throw .fileInUse(path: reportedPath) }
+            throw .unreadableFile(path: reportedPath, reason: "cannot lock it: \(String(cString: strerror(result)))")
+        }
+        self.descriptor = fd
+        self.identity = identity
+        self.path = reportedPath
+    }
+
+    /// The lock on ``lockedByte``: 0, or the error.
+    private static func lock(_ fd: Int32) -> Int32 {
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = lockedByte
+        request.l_len = 1
+        return fcntl(fd, F_SETLK, &request) == 0 ? 0 : errno
+    }
+
+    /// Removes what an earlier process's crash while creating `name` left
+    /// (a hidden new file no one owns).
+    private static func removeStaleCreations(of name: String, in directory: String) {
+        let prefix = "." + name + ".faststore-new-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for stale in names where stale.hasPrefix(prefix) {
+            let path = directory + "/" + stale
+            let fd = open(path, O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            var info = stat()
+            if fstat(fd, &info) == 0, _FileIdentity.register(_FileIdentity(info)) {
+                // NB: locked by no one: its creator died before moving it.
+                if lock(fd) == 0 { unlink(path) }
+                _FileIdentity.unregister(_FileIdentity(info))
+            }
+            close(fd)
+        }
+    }
+
+    /// The files SQLite keeps beside the file (`-wal`, `-shm`, `-journal`)
+    /// that exist now.
+    func sidecars() -> Set<String> {
+        var present: Set<String> = []
+        for suffix in ["-wal", "-shm", "-journal"] {
+            var info = stat()
+            if lstat(path + suffix, &info) == 0 { present.insert(suffix) }
+        }
+        return present
+    }
+
+    /// A refused open, its connection closed: removes the files beside the
+    /// file that were not there `before` (the `-wal` and `-shm` SQLite
+    /// creates to read a WAL file), so that the folder is left as it was,
+    /// and releases the file. Only while still owned (closing the
+    /// connection released the lock: it is taken again first), so that no
+    /// other connection uses them.
+    func refused(sidecarsBefore before: Set<String>) {
+        if (try? renew()) != nil {
+            for suffix in sidecars().subtracting(before) { unlink(path + suffix) }
+        }
+        release()
+    }
+
+    /// Removes the file made by ``creatingBeside(_:)`` and what SQLite made
+    /// beside it, and releases it: a creation that failed leaves nothing.
+    func abandonCreation() {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        release()
+    }
+
+    /// Releases the ownership (idempotent).
     func release() {
         guard descriptor >= 0 else { return }
-        flock(descriptor, LOCK_UN)
+        // NB: unregistered while the descriptor still holds the inode (see
+        // `init`).
+        if let identity { _FileIdentity.unregister(identity) }
+        identity = nil
         close(descriptor)
         descriptor = -1
     }
 
     deinit { release() }
+}
+
+/// A file's identity: its device and inode.
+struct _FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    // NB: `dev_t` is signed on Apple platforms, unsigned on Linux.
+    init(_ info: stat) {
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+    }
+
+    // NB: the files this process owns, across every PersistentState.
+    private nonisolated(unsafe) static var owned: Set<_FileIdentity> = []
+    private static let ownedLock = NSLock()
+
+    /// Adds `identity` to the files owned: `false` when it is owned already.
+    static func register(_ identity: _FileIdentity) -> Bool {
+        ownedLock.withLock { owned.insert(identity).inserted }
+    }
+
+    static func unregister(_ identity: _FileIdentity) {
+        ownedLock.withLock { _ = owned.remove(identity) }
+    }
 }

@@ -14,6 +14,8 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     private let database: _StateDatabase
     private let options: PersistenceOptions
     private let finished = DispatchSemaphore(value: 0)
+    // NB: guarded by `condition`; set once by `start()`, never cleared (a
+    // finished thread is never `Thread.current` again).
     private var thread: Thread?
     // NB: guarded by `condition`: how the saver sleeps in `wait`, so that
     // an offer wakes it only when it sleeps until woken (a signal is a
@@ -33,38 +35,25 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     // NB: the saver thread's own, never touched elsewhere once it started.
     private var lastSaved: State
     private var sequence: Int64
-    private var patchesSinceSnapshot: Int
     /// The store's generation of `lastSaved` (`nil` until a store's state
     /// was written).
     private var lastSavedGeneration: UInt64?
     private let encoder = JSONEncoder()
 
-    // NB: guarded by `condition`: what the file's history row describes.
-    /// Whether the file holds a history saved with the state at `sequence`.
-    private var historyInFile: Bool
-    /// Once this process made a history: the store's generation up to
-    /// which the row describes it. A publication after it changed the
-    /// history (every publication is an entry or a move), so a write of a
-    /// later batch that changes nothing (the sequence does not move) must
-    /// delete the row. `nil` while no history was made: nothing changes
-    /// the row then.
-    private var historyGeneration: UInt64?
-
     init(database: _StateDatabase, saved: State, sequence: Int64, logged: Int, historyInFile: Bool, options: PersistenceOptions) {
         self.database = database
-        self.historyInFile = historyInFile
         self.options = options
         self.lastSaved = saved
         self.sequence = sequence
-        self.patchesSinceSnapshot = logged
-        self.machine = _SaveMachine(durability: options.durability, retryDelay: options.retryDelay)
+        self.machine = _SaveMachine(durability: options.durability, retryDelay: options.retryDelay,
+                                    compactAfter: options.compactAfter, logged: logged, historyInFile: historyInFile)
         encoder.outputFormatting = [.sortedKeys]
     }
 
     func start() {
         let thread = Thread { [self] in run() }
         thread.name = "FastStorePersistence saver"
-        self.thread = thread
+        condition.withLock { self.thread = thread }
         thread.start()
     }
 
@@ -132,10 +121,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         // there, when the job runs.
         machine.enqueue { [self] in
             if let generation = job(lastSaved, lastSavedGeneration, sequence, database) {
-                condition.lock()
-                historyInFile = true
-                historyGeneration = generation
-                condition.unlock()
+                condition.withLock { machine.historySaved(generation: generation) }
             }
         }
         if sleep != .awake { condition.signal() }
@@ -145,28 +131,30 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     /// A history is about to be made, the store's generation being at least
     /// `generation`: from now on a batch after it changes the history.
     func historyMade(atLeast generation: UInt64) {
-        condition.lock()
-        historyGeneration = generation
-        condition.unlock()
+        condition.withLock { machine.historyMade(atLeast: generation) }
     }
 
     /// Writes what is pending (one attempt), stops the thread and waits for
-    /// it. Returns the error of that last write, if it failed.
-    func close(then release: @escaping () -> Void) -> PersistentStateError? {
+    /// it. Returns the error of that last write, if it failed (reported to
+    /// `onSaveFailure` already), and that of closing the connection.
+    func close(then release: @escaping () -> Void) -> (lastWrite: PersistentStateError?, close: PersistentStateError?) {
         condition.lock()
         machine.close()
         condition.signal()
+        // NB: read under the lock, as `isCurrentThread` reads it from any
+        // thread (written by `start()` only).
+        let thread = self.thread
         if let thread, thread === Thread.current {
             finishOnExit = release
             condition.unlock()
-            return nil
+            return (nil, nil)
         }
         condition.unlock()
         if thread != nil { finished.wait() }
-        thread = nil
-        database.close()
+        var closeError: PersistentStateError?
+        do { try database.close() } catch { closeError = error }
         release()
-        return withLock { $0.abandoned ? $0.failure : nil }
+        return (withLock { $0.abandoned ? $0.failure : nil }, closeError)
     }
 
     private func run() {
@@ -179,7 +167,12 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 let finish = finishOnExit
                 condition.unlock()
                 for waiter in stranded { waiter(error) }
-                if let finish { database.close(); finish() }
+                if let finish {
+                    // NB: a close from `onSaveFailure` returned already: a
+                    // failure to close the connection can only go there.
+                    do { try database.close() } catch { options.onSaveFailure?(error) }
+                    finish()
+                }
                 finished.signal()
                 return
             case .wait(let until):
@@ -197,17 +190,25 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
                 condition.unlock()
                 job()
                 condition.lock()
+            case .compact:
+                condition.unlock()
+                let succeeded = compact()
+                condition.lock()
+                machine.compacted(succeeded)
             case .write(let offered, let number):
                 condition.unlock()
-                let error = write(offered)
+                let result = write(offered)
                 condition.lock()
                 let resume: [(PersistentStateError?) -> Void]
                 var report: PersistentStateError?? = nil
-                if let error {
-                    resume = machine.writeFailed(offered, number: number, error: error, at: .now)
-                    report = .some(error)
-                } else {
-                    let outcome = machine.writeSucceeded(number)
+                var error: PersistentStateError?
+                switch result {
+                case .failure(let failure):
+                    error = failure
+                    resume = machine.writeFailed(offered, number: number, error: failure, at: .now)
+                    report = .some(failure)
+                case .success(let plan):
+                    let outcome = machine.writeSucceeded(number, did: plan)
                     resume = outcome.resume
                     if outcome.recovered { report = .some(nil) }
                 }
@@ -221,53 +222,48 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Saves the patch from the last saved state to `state` (nothing when
-    /// they are equal), then compacts the log when it is long enough.
-    private func write(_ offered: _Offered) -> PersistentStateError? {
+    /// Saves the patch from the last saved state to `state`, or what the
+    /// machine plans for an empty one (``_SaveMachine/plan(patchIsEmpty:generation:)``).
+    /// Returns the plan carried out.
+    private func write(_ offered: _Offered) -> Result<_SaveMachine<_Offered>.WritePlan, PersistentStateError> {
         guard let state = offered.state as? State else {
             preconditionFailure("FastStorePersistence: internal error: the saver of \(State.self) was handed a \(type(of: offered.state))")
         }
+        let plan: _SaveMachine<_Offered>.WritePlan
         do {
             let patch = try StatePatch(from: lastSaved, to: state)
-            if !patch.isEmpty {
+            plan = condition.withLock { machine.plan(patchIsEmpty: patch.isEmpty, generation: offered.generation) }
+            switch plan {
+            case .appendPatch:
                 let data = try encoder.encode(patch)
                 try database.append(sequence: sequence + 1, patch: data)
                 sequence += 1
-                patchesSinceSnapshot += 1
-                condition.lock()
-                historyInFile = false
-                condition.unlock()
-            } else {
-                condition.lock()
-                let changed = historyInFile && historyGeneration.map { offered.generation > $0 } == true
-                condition.unlock()
-                if changed {
-                    // NB: before the batch counts as saved: a kill after its
-                    // flush returned finds no history rather than one from
-                    // before the batch (an undo to an equal state, or a
-                    // dispatch that dropped the redo branch, changes only
-                    // the history).
-                    try database.deleteHistory()
-                    condition.lock()
-                    historyInFile = false
-                    condition.unlock()
-                }
+            case .deleteHistoryRow:
+                try database.deleteHistory()
+            case .nothing:
+                break
             }
             lastSaved = state
             lastSavedGeneration = offered.generation
         } catch let error as PersistentStateError {
-            return error
+            return .failure(error)
         } catch {
-            return .saveFailed(path: database.path, reason: "the state does not encode: \(error)")
+            return .failure(.saveFailed(path: database.path, reason: "the state does not encode: \(error)"))
         }
-        if patchesSinceSnapshot >= options.compactAfter {
-            // NB: a failed compaction loses nothing (the log still holds
-            // every patch); it is tried again after the next write.
-            if let snapshot = try? encoder.encode(lastSaved), (try? database.compact(sequence: sequence, snapshot: snapshot)) != nil {
-                patchesSinceSnapshot = 0
-            }
+        return .success(plan)
+    }
+
+    /// Writes a snapshot of the last saved state and empties the log up to
+    /// it. Whether it succeeded: a failure is not reported (see
+    /// ``_SaveMachine/compacted(_:)``).
+    private func compact() -> Bool {
+        guard let snapshot = try? encoder.encode(lastSaved) else { return false }
+        do {
+            try database.compact(sequence: sequence, snapshot: snapshot)
+            return true
+        } catch {
+            return false
         }
-        return nil
     }
 
     /// Test hook: see ``_StateDatabase/limitPages(_:)``.

@@ -80,10 +80,15 @@ enum PairAction: Sendable { case setA, setB }
     }
 
     /// R2b: the last reference dropped inside `onSaveFailure` runs `deinit`,
-    /// hence `close()`, on the saver's thread: same deadlock.
+    /// hence `close()`, on the saver's thread: same deadlock. The saved
+    /// store holds its `PersistentState`, so the last references are the
+    /// store's and the file's, both dropped there.
     @Test func lastReferenceDroppedInOnSaveFailureDoesNotDeadlock() throws {
         let path = temporaryDirectory().appendingPathComponent("state.sqlite").path
-        final class Weak: @unchecked Sendable { weak var file: PersistentState<S>? }
+        final class Weak: @unchecked Sendable {
+            weak var file: PersistentState<S>?
+            weak var store: Store<S, CrashModel.Action>?
+        }
         let weak = Weak()
         let inCallback = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
@@ -93,24 +98,29 @@ enum PairAction: Sendable { case setA, setB }
             options: .init(onSaveFailure: { error in
                 guard error != nil else { return }
                 do {
-                    guard let strong = weak.file else { return }
+                    guard let strongFile = weak.file, let strongStore = weak.store else { return }
                     inCallback.signal()
                     released.wait()
-                    _ = strong  // the last reference: deinit here, on the saver's thread
+                    // The last references: deinit here, on the saver's thread.
+                    _ = (strongFile, strongStore)
                 }
                 callbackReturned.signal()
             }, retryDelay: .seconds(3600)),
             initial: CrashModel.initial())
         weak.file = file
-        let store = Store(state: file!.state, reducer: CrashModel.reduce)
-        try file!.keepSaving(store)
+        var store: Store<S, CrashModel.Action>? = Store(state: file!.state, reducer: CrashModel.reduce)
+        weak.store = store
+        try file!.keepSaving(store!)
         try file!.waitUntilSaved()
         try file!._limitPages(try file!._pageCount())
-        store.dispatch(.note(String(repeating: "x", count: 65_536)))
+        store!.dispatch(.note(String(repeating: "x", count: 65_536)))
+        store!.waitUntilIdle()
         inCallback.wait()
         file = nil
+        store = nil
         released.signal()
         #expect(callbackReturned.wait(timeout: .now() + 5) == .success, "deinit on the saver's thread never returned")
+        #expect(weak.file == nil && weak.store == nil, "the file or the store outlived their last references")
     }
 
     /// R3: the snapshot's sequence is not covered by a checksum: one damaged

@@ -11,6 +11,8 @@ import Foundation
 // Usage: PersistenceCrashChild PATH SEED COUNT ACK_EVERY DURABILITY(every|grouped) COMPACT_AFTER
 //        PersistenceCrashChild migrate PATH
 //        PersistenceCrashChild history PATH COUNT UNDOS EXTRA
+//        PersistenceCrashChild open PATH
+//        PersistenceCrashChild hold PATH
 
 /// Writes a line to standard output at once (unbuffered: the process may
 /// be killed right after).
@@ -32,6 +34,32 @@ if arguments.count == 3, arguments[1] == "migrate" {
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("PersistenceCrashChild: \(error)\n".utf8))
+        exit(1)
+    }
+}
+// `PersistenceCrashChild open PATH`: opens the file, prints `opened` (and
+// closes it) or `refused ERROR`.
+if arguments.count == 3, arguments[1] == "open" {
+    do {
+        let file = try PersistentState(path: arguments[2], initial: CrashModel.initial())
+        say("opened")
+        try file.close()
+    } catch {
+        say("refused \(error)")
+    }
+    exit(0)
+}
+// `PersistenceCrashChild hold PATH`: opens the file, prints `opened`, and
+// keeps it open until its standard input ends; then closes it.
+if arguments.count == 3, arguments[1] == "hold" {
+    do {
+        let file = try PersistentState(path: arguments[2], initial: CrashModel.initial())
+        say("opened")
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        try file.close()
+        exit(0)
+    } catch {
+        say("refused \(error)")
         exit(1)
     }
 }

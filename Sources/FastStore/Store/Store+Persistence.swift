@@ -16,6 +16,9 @@ extension Store {
     /// registration): a caller that must see the returned state first holds
     /// its own lock around this call and takes it in `body`.
     ///
+    /// The subscription holds neither the store nor `body`: `body` may hold
+    /// the subscription.
+    ///
     /// - Complexity: O(subscribers), to copy the subscriber list.
     package func _subscribeFromCurrentState(_ body: @escaping (State, UInt64) -> Void) -> (StoreSubscription, State, UInt64) {
         let publication = _publication
@@ -24,9 +27,15 @@ extension Store {
             return true
         }
         let store = _UncheckedWeak(self)
+        // NB: the entry held weakly, as the store: `body` may hold the
+        // subscription's owner (a `PersistentState` lives as long as the
+        // store it saves), which holds the subscription; holding the entry
+        // here would make a cycle that outlives the store.
+        let weakEntry = _UncheckedWeak(entry)
+        let id = entry.id
         let subscription = StoreSubscription {
-            entry.cancelled.store(true, ordering: .releasing)
-            store.object?._removeSubscriber(id: entry.id)
+            weakEntry.object?.cancelled.store(true, ordering: .releasing)
+            store.object?._removeSubscriber(id: id)
         }
         return (subscription, state, generation)
     }
