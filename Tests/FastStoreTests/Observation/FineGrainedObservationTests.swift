@@ -539,10 +539,11 @@ final class Trackers: @unchecked Sendable {
 }
 
 /// The read/publish race under per-node observation: a tracking that
-/// reads `state` one or more times and a row of each state it got (an
-/// earlier state's row after a later read too, in a seeded order), racing
-/// a publish that renames the row from another thread. A tracking that
-/// read an old title must be told: none may be left stale.
+/// reads `state` one or more times and a row of each state it got (at once,
+/// or after all the `state` reads in a seeded order: an earlier state's row
+/// after a later read), with seeded busy work between the reads, racing a publish that renames the
+/// row from a writer thread after seeded busy work of its own. A tracking
+/// that read an old title must be told: none may be left stale.
 @Suite struct FineGrainedObservationRaceTests {
     /// 100,000 rounds; 10,000 under ThreadSanitizer, where each round is
     /// about 10 times slower.
@@ -550,46 +551,73 @@ final class Trackers: @unchecked Sendable {
         environmentRuns(fallback: StoreObservationRaceTests.runsUnderThreadSanitizer ? 10_000 : 100_000)
     }
 
+    /// About `n` iterations of work the optimizer keeps.
+    static func spin(_ n: Int) {
+        var x = 0
+        for i in 0..<n { x = x &* 31 &+ i }
+        withExtendedLifetime(x) {}
+    }
+
     @Test(arguments: [1, 2, 8])
     func aTrackedRowReadIsNeverLeftWithAStaleTitle(stateReadsPerTracking reads: Int) {
         let store = makeObservedStore(rows: 8)
-        var stale = 0
-        var staleReads = 0
         let rounds = Self.rounds
         var rng = SeededGenerator.fromEnvironment(fallback: 0x5ace + UInt64(reads))
         let seed = rng.seed
+        // The writer: per round, says it started, does busy work, then the
+        // rename; the tracking starts when the writer has started.
+        let go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let job = Locked<(title: String, spin: Int)?>(nil)
+        let started = Locked(false)
+        let writer = Thread {
+            while let (title, spin) = { go.wait(); return job.withValue { $0 } }() {
+                started.withValue { $0 = true }
+                Self.spin(spin)
+                store.dispatch(.rename(0, title))
+                done.signal()
+            }
+        }
+        writer.start()
+        var stale = 0
+        var staleReads = 0
         for round in 0 ..< rounds {
             let fired = Locked(false)
-            let seen = Locked([String]())
             let title = "title \(round)"
-            // Which state each row read takes: `order[i]` is at most `i`.
-            let order = (0..<reads).map { Int.random(in: 0...$0, using: &rng) }
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
-                if worker == 0 {
-                    store.dispatch(.rename(0, title))
-                } else {
-                    withObservationTracking {
-                        var states: [ObservedApp] = []
-                        var titles: [String] = []
-                        for i in 0..<reads {
-                            states.append(store.state)
-                            titles.append(states[order[i]].rows[id: 0]?.title ?? "")
-                        }
-                        seen.withValue { $0 = titles }
-                    } onChange: {
-                        fired.withValue { $0 = true }
-                    }
+            // The busy work after each `state` read, and the order in which
+            // the states' rows are read: each state's row read either at
+            // once or after all the `state` reads (`late`), in a seeded order.
+            let spins = (0..<reads).map { _ in Int.random(in: 0..<(8_000 / reads), using: &rng) }
+            let late = (0..<reads).map { _ in Bool.random(using: &rng) }
+            let lateOrder = (0..<reads).filter { late[$0] }.shuffled(using: &rng)
+            job.withValue { $0 = (title, Int.random(in: 0..<4_000, using: &rng)) }
+            started.withValue { $0 = false }
+            go.signal()
+            while !started.withValue({ $0 }) {}
+            var titles: [String] = []
+            withObservationTracking {
+                var states: [ObservedApp] = []
+                for i in 0..<reads {
+                    states.append(store.state)
+                    Self.spin(spins[i])
+                    if !late[i] { titles.append(states[i].rows[id: 0]?.title ?? "") }
                 }
+                for i in lateOrder { titles.append(states[i].rows[id: 0]?.title ?? "") }
+            } onChange: {
+                fired.withValue { $0 = true }
             }
+            done.wait()
             store.waitUntilIdle()
             // NB: reads of the new title need no notification; an old one
             // waits until it is told or the re-notifications are over.
-            let fresh = { seen.withValue { $0.allSatisfy { $0 == title } } }
-            if !fresh() { staleReads += 1 }
-            waitForRenotifications(of: store) { fresh() || fired.withValue { $0 } }
-            if !fresh() && !fired.withValue({ $0 }) { stale += 1 }
+            let fresh = titles.allSatisfy { $0 == title }
+            if !fresh { staleReads += 1 }
+            waitForRenotifications(of: store) { fresh || fired.withValue { $0 } }
+            if !fresh && !fired.withValue({ $0 }) { stale += 1 }
         }
+        job.withValue { $0 = nil }
+        go.signal()
         print("per-node observation race, \(reads) state reads per tracking, seed \(seed): \(staleReads) of \(rounds) trackings read an old title, \(stale) were left untold")
+        #expect(staleReads > 0, "the race never made a tracking read an old title")
         #expect(stale == 0, "seed \(seed): \(stale) of \(rounds) trackings kept an old title with no change notification")
     }
 }
