@@ -8,6 +8,7 @@ extension StateConsumer {
         statistics.journaledConsumes = counters.journaledConsumes
         statistics.unchangedConsumes = counters.unchangedConsumes
         statistics.evaluations = counters.evaluations
+        statistics.unlinkedConsumes = counters.unlinkedConsumes
         return statistics
     }
 
