@@ -177,14 +177,20 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     }
 
     /// Notes a `state` read of `publication`'s store as the thread's latest
-    /// of that store.
+    /// of that store. With reads of ``_ObservedThread/_stateReadLimit``
+    /// stores kept, those no tracking holds go first, then the oldest.
     func _recordStateRead(
         _ thread: _ObservedThread, _ publication: _Publication, _ generation: UInt64, _ look: _Look, _ epoch: UInt64
     ) {
         if let k = thread.stateReads.firstIndex(where: { $0.publication === publication }) {
             thread.stateReads.remove(at: k)
         } else if thread.stateReads.count >= _ObservedThread._stateReadLimit {
-            thread.stateReads.removeFirst()
+            lock.lock()
+            thread.stateReads.removeAll { read in
+                !(read.look.epoch == read.epoch && read.look.isLive && !isKnownUniquelyReferenced(&read.look.keyPath))
+            }
+            lock.unlock()
+            if thread.stateReads.count >= _ObservedThread._stateReadLimit { thread.stateReads.removeFirst() }
         }
         thread.stateReads.append(.init(publication: publication, generation: generation, look: look, epoch: epoch))
     }
@@ -224,6 +230,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         let keyPath = look.keyPath
         let onMain = look.onMain
         let epoch = look.epoch
+        let publication = look.publication
         // NB: reads outside any tracking on a thread that once read a
         // store's `state` are filed too: past twice the dependencies kept at
         // the last sweep, the dormant looks go (the current one included,
@@ -236,7 +243,6 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         // stepped the generation first: it is seen here; so is one after
         // an earlier `state` read whose values this read may be of.
         var retell = _checkEarlierReads(context, current: look, epoch: epoch)
-        let publication = look.publication
         if let observed = context.observedPublication,
            observed.generation.load(ordering: .sequentiallyConsistent) != context.observedGeneration {
             context.observedPublication = nil

@@ -23,7 +23,7 @@ internal final class _ObservedThread: _ReadObserver {
     /// read checks them all (see `_ObservationHub._checkEarlierReads`).
     /// The thread's own; entries are dropped under the hub's lock.
     @exclusivity(unchecked) var stateReads: [_StateRead] = []
-    static var _stateReadLimit: Int { 8 }
+    static var _stateReadLimit: Int { 32 }
 
     /// One `state` read: the store, the generation it got (moved on once a
     /// tracking was told of a later one), and the look it began.
