@@ -27,9 +27,9 @@ extension _ObservationHub {
     }
 
     /// The re-notification attempts, a millisecond apart at first and
-    /// doubling (4 s in all): a tracking whose thread is descheduled between
-    /// its read and the end of its closure (a loaded machine, a sanitizer)
-    /// is still told. Attempts stop as soon as nobody but the hub holds the
+    /// doubling (8 s in all; 4 s on the main queue): a tracking whose
+    /// thread is descheduled between its read and the end of its closure
+    /// (a loaded machine, a sanitizer) is still told. Attempts stop as soon as nobody but the hub holds the
     /// key: the tracking was told (it lets its key go) or there was none.
     static let renotificationAttempts = 13
 
