@@ -32,7 +32,10 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Observation.FastStore.perNode.rows1000") { benchmark in
         let fixture = Fixtures.shared.get("perNode") { makePerNode() }
-        measureActions(benchmark, invalidatedPerAction: 1) { fixture.act() }
+        // NB: the earlier-read rule tells the first row re-tracked after an
+        // action once more (docs/observation.md, "Races"), asynchronously:
+        // up to one more invalidated row per action.
+        measureActions(benchmark, invalidatedPerAction: 1, extraPerAction: 1) { fixture.act() }
     }
 
     Benchmark("Observation.Classes.rows1000") { benchmark in
@@ -62,10 +65,17 @@ let benchmarks: @Sendable () -> Void = {
 /// Runs `act` (one action) once per scaled iteration, measured, and checks
 /// that each action invalidated `perAction` rows.
 @inline(__always)
-func measureActions(_ benchmark: Benchmark, invalidatedPerAction perAction: Int, _ act: () -> Int) {
+func measureActions(_ benchmark: Benchmark, invalidatedPerAction perAction: Int, extraPerAction extra: Int = 0, _ act: () -> Int) {
     var invalidated = 0
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { invalidated += act() }
     benchmark.stopMeasurement()
-    precondition(invalidated == perAction * benchmark.scaledIterations.count, "\(perAction) rows invalidated per action")
+    let actions = benchmark.scaledIterations.count
+    // NB: extra invalidations arrive asynchronously, a millisecond or more
+    // later, so they may land in a later measurement: only a lower bound.
+    if extra == 0 {
+        precondition(invalidated == perAction * actions, "\(perAction) rows invalidated per action")
+    } else {
+        precondition(invalidated >= perAction * actions, "at least \(perAction) rows invalidated per action")
+    }
 }

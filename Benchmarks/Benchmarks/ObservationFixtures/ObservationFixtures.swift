@@ -48,9 +48,29 @@ public struct PlainApp: Sendable {
 public enum Rename: Sendable { case rename(Int, String) }
 
 /// The rows a tracking fired for, in the order they fired.
+///
+/// NB: under a lock: a store tells some trackings again asynchronously, from
+/// another thread (per-node Observation's re-notifications, among them one
+/// per action from the earlier-read rule: docs/observation.md, "Races").
 public final class FiredRows: @unchecked Sendable {
-    public var ids: [Int] = []
+    let lock = NSLock()
+    var _ids: [Int] = []
     public init() {}
+
+    public func append(_ id: Int) {
+        lock.lock()
+        _ids.append(id)
+        lock.unlock()
+    }
+
+    /// The rows fired since the last call, in the order they fired.
+    public func take() -> [Int] {
+        lock.lock()
+        let taken = _ids
+        _ids.removeAll(keepingCapacity: true)
+        lock.unlock()
+        return taken
+    }
 }
 
 /// Row `id` tracked: `read` inside `withObservationTracking`, its id
@@ -58,7 +78,7 @@ public final class FiredRows: @unchecked Sendable {
 @inlinable @inline(__always)
 public func track(_ id: Int, _ fired: FiredRows, _ read: () -> Void) {
     let box = _Unchecked(fired)
-    withObservationTracking(read, onChange: { box.value.ids.append(id) })
+    withObservationTracking(read, onChange: { box.value.append(id) })
 }
 
 public struct _Unchecked<Value>: @unchecked Sendable {
@@ -92,8 +112,7 @@ public final class StoreFixture<State>: @unchecked Sendable {
         step &+= 1
         store.dispatch(.rename(next, "title \(step)"))
         next = (next + 7) % rowCount
-        let invalidated = fired.ids
-        fired.ids.removeAll(keepingCapacity: true)
+        let invalidated = fired.take()
         for id in invalidated { retrack(id) }
         return invalidated.count
     }
@@ -144,8 +163,7 @@ public final class ClassesFixture: @unchecked Sendable {
         step &+= 1
         rows[next].title = "title \(step)"
         next = (next + 7) % rowCount
-        let invalidated = fired.ids
-        fired.ids.removeAll(keepingCapacity: true)
+        let invalidated = fired.take()
         for id in invalidated { retrack(id) }
         return invalidated.count
     }
@@ -172,8 +190,7 @@ public final class ClassesStoreFixture: @unchecked Sendable {
         step &+= 1
         dispatch(.rename(classes.next, "title \(step)"))
         classes.next = (classes.next + 7) % rowCount
-        let invalidated = classes.fired.ids
-        classes.fired.ids.removeAll(keepingCapacity: true)
+        let invalidated = classes.fired.take()
         for id in invalidated { classes.retrack(id) }
         return invalidated.count
     }

@@ -8,6 +8,7 @@ extension StateConsumer {
         statistics.journaledConsumes = counters.journaledConsumes
         statistics.unchangedConsumes = counters.unchangedConsumes
         statistics.evaluations = counters.evaluations
+        statistics.unlinkedConsumes = counters.unlinkedConsumes
         return statistics
     }
 
@@ -27,16 +28,4 @@ extension StateConsumer {
 extension ConsumerHandle {
     /// How many times this consumer's selector ran (test hook).
     public var _evaluationCount: Int { Int(evaluationCount) }
-}
-
-@_spi(Testing)
-extension StateConsumer {
-    /// How many drains the process-wide change log has dropped so far. A
-    /// consume whose step needed a dropped drain compares every selector
-    /// (correct, slower); a test that counts journaled consumes reads this
-    /// before and after to tell that case from a bug.
-    public static var _changeLogDropCount: Int {
-        let log = _ChangeLog.shared
-        return log.lock.withLock { log.droppedCount }
-    }
 }

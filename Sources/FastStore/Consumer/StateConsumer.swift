@@ -283,6 +283,9 @@ public final class StateConsumer<State> {
                 all = _guarded.registry.allIfCompact
                 if all == nil { _guarded.registry.planAll(into: &_turn.plan) }
                 _guarded.stats.fullConsumes += 1
+                if let lastRoot, lastRoot.node == newRoot.node, lastRoot.version < newRoot.version {
+                    _guarded.stats.unlinkedConsumes += 1
+                }
                 #if FASTSTORE_INTERNAL_CHECKS
                 if lastRoot != nil { _diagnoseSlowPath(lastRoot: lastRoot!, newRoot: newRoot) }
                 #endif
@@ -468,6 +471,7 @@ internal struct _ConsumeCounters {
     @usableFromInline var journaledConsumes = 0
     @usableFromInline var unchangedConsumes = 0
     @usableFromInline var evaluations = 0
+    @usableFromInline var unlinkedConsumes = 0
     @inlinable init() {}
 }
 
@@ -483,6 +487,11 @@ public struct _ConsumeStatistics: Equatable, Sendable {
     public var unchangedConsumes = 0
     /// Selector evaluations over all consumes.
     public var evaluations = 0
+    /// Full consumes of a later version of the last consumed state's root
+    /// that the change log could not link to it (a drain dropped from the
+    /// log, which the drains of every store share). A test
+    /// that counts skipped work holds exact counts only while this is 0.
+    public var unlinkedConsumes = 0
     public init() {}
 }
 

@@ -80,7 +80,16 @@ public final class Derived<State, Value: Equatable> {
         _lock.lock()
         let entry = _guarded.entry
         _lock.unlock()
-        if let entry, entry.memo._holds(from: entry.root, to: root) {
+        var holds: Bool? = false
+        if let entry {
+            holds = entry.memo._holds(from: entry.root, to: root)
+            // NB: the change log could not link the memo's state to this
+            // later version of the same root (a drain dropped from it).
+            if holds == nil, entry.root.node == root.node, entry.root.version < root.version {
+                _lock.withLock { _guarded.unlinkedChecks &+= 1 }
+            }
+        }
+        if let entry, holds == true {
             if entry.root != root {
                 // NB: moved forward only if nobody replaced the entry since:
                 // any entry is right for its own root.
@@ -140,6 +149,9 @@ internal struct _DerivedGuarded<Value> {
     @usableFromInline var entry: _DerivedEntry<Value>?
     /// How many times `compute` ran.
     @usableFromInline var computeCount = 0
+    /// How many memo checks the change log could not answer (see
+    /// `_unlinkedChecks`).
+    @usableFromInline var unlinkedChecks = 0
     /// A recorder for the next computation, kept with its buffer.
     @usableFromInline var spareRecorder: _ReadRecorder?
     @inlinable init() {}
@@ -156,6 +168,13 @@ internal struct _DerivedEntry<Value> {
 extension Derived {
     /// How many times `compute` ran (tests count recomputations with it).
     public var _computeCount: Int { _lock.withLock { _guarded.computeCount } }
+
+    /// How many times the memo was checked against a later version of its
+    /// state's root that the change log could not link to the memo's (a
+    /// drain dropped from the log, which the drains of every store share):
+    /// each may add a computation. A test that counts computations holds exact counts
+    /// only while this is 0.
+    public var _unlinkedChecks: Int { _lock.withLock { _guarded.unlinkedChecks } }
 
     /// Whether a memo is kept.
     public var _isMemoized: Bool { _lock.withLock { _guarded.entry != nil } }

@@ -71,16 +71,18 @@ internal final class _DerivedMemo<Value>: @unchecked Sendable {
     }
 
     /// Whether the memo, right for the state at `old`, is right for the
-    /// state at `new`: the same root and stamp, or logged store drains
-    /// from one to the other none of whose writes affects what it read.
+    /// state at `new`: `true` for the same root and stamp, or logged store
+    /// drains from one to the other none of whose writes affects what it
+    /// read; `false` when one does; `nil` when the change log cannot link
+    /// the two (the memo may not hold).
     ///
     /// - Complexity: O(1) for the same stamp; else O(the drains' writes).
     @inlinable
-    func _holds(from old: _RootVersion, to new: _RootVersion) -> Bool {
+    func _holds(from old: _RootVersion, to new: _RootVersion) -> Bool? {
         if old == new { return true }
-        return !_ChangeLog.shared.mayHaveWritten(from: old, to: new) { node, kind in
+        return _ChangeLog.shared.mayHaveWritten(from: old, to: new) { node, kind in
             _isAffected(by: node, kind)
-        }
+        }.map { !$0 }
     }
 
     /// Reports what the computation read to the recorder installed on the

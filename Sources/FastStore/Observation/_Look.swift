@@ -54,7 +54,7 @@ internal final class _Look: Observable, @unchecked Sendable {
     static var _dependencySetLimit: Int { 16 }
     /// The store whose `state` read began it (its ``_Publication``), the
     /// generation it read, and whether that read ran on the main thread.
-    @exclusivity(unchecked) var publication: ObjectIdentifier?
+    @exclusivity(unchecked) var publication: _Publication?
     @exclusivity(unchecked) var generation: UInt64 = 0
     @exclusivity(unchecked) var onMain = false
 

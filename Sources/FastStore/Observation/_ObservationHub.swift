@@ -68,8 +68,6 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     @exclusivity(unchecked) var sweepThreshold = 1_024
 
     // The re-notifications (`_ObservationHub+Renotify.swift`):
-    /// The number of re-notifications scheduled and not yet delivered.
-    let pendingRenotifications = ManagedAtomic<Int>(0)
     /// The keys of replaced plain states awaiting a re-notification, by
     /// token.
     var replacedSnapshots: [Int: KeyPath<_ObservationHub, Int>] = [:]
@@ -103,14 +101,98 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         let epoch = look.epoch
         lock.unlock()
         registrar.access(look, keyPath: keyPath)
+        // NB: after the look is accessed. The thread's earlier `state`
+        // reads first (this store's previous one among them): a value of
+        // one may be read after this read, and is then filed under this
+        // look and checked against this read's generation.
+        var retell = _checkEarlierReads(context, current: look, epoch: epoch)
+        _recordStateRead(context, publication, generation, look, epoch)
         // NB: after the look is live. A publish that replaced the root
         // after this thread's `state` read and told the store's looks
         // before this one was live has stepped the generation first: it is
         // seen here.
         if publication.generation.load(ordering: .sequentiallyConsistent) != generation {
             context.observedPublication = nil
-            _renotify([.look(id: look.id, epoch: epoch, always: true)], onMain: onMain)
+            retell = true
         }
+        if retell { _renotify([.look(id: look.id, epoch: epoch, publication: publication)], onMain: onMain) }
+    }
+
+    /// Whether the tracking now reading on `thread` (which holds `look` at
+    /// `epoch`, its current look) must be told again because one of the
+    /// thread's earlier `state` reads was outdated by a publish: the
+    /// tracking may still read values of that earlier state, which are
+    /// filed under the current look and checked against the current look's
+    /// own read, so a publish between the two reads that changed them would
+    /// go untold.
+    ///
+    /// Only an earlier read whose look is still live and held by some
+    /// tracking counts: a look a publish told was retired, and the tracking
+    /// holding it was told (or is told again, in flight); a look nobody
+    /// holds was read by no tracking. A held look may be the current
+    /// tracking's, or another tracking's (the last view evaluated on the
+    /// thread before the publish): the thread cannot tell them apart, so
+    /// the current tracking is told, once per publish and earlier read, at
+    /// worst once more than it needed (counted in the store's
+    /// `earlierReadRenotifications`). Each outdated read is moved on to the
+    /// generation seen, and the reads no tracking holds are dropped.
+    ///
+    /// - Complexity: O(the thread's state reads, at most
+    ///   ``_ObservedThread/_stateReadLimit``): an atomic load each; the lock
+    ///   only when one is outdated.
+    func _checkEarlierReads(_ thread: _ObservedThread, current look: _Look, epoch: UInt64) -> Bool {
+        var outdated = false
+        for read in thread.stateReads where read.publication.generation.load(ordering: .sequentiallyConsistent) != read.generation {
+            outdated = true
+            break
+        }
+        guard outdated else { return false }
+        var retell = false
+        lock.lock()
+        var k = 0
+        while k < thread.stateReads.count {
+            let read = thread.stateReads[k]
+            let now = read.publication.generation.load(ordering: .sequentiallyConsistent)
+            if read.look === look && read.epoch == epoch {
+                // NB: the current look's own read: the late-read check of
+                // the caller covers it.
+                k += 1
+                continue
+            }
+            let held = read.look.epoch == read.epoch && read.look.isLive
+                && !isKnownUniquelyReferenced(&read.look.keyPath)
+            guard held else {
+                thread.stateReads.remove(at: k)
+                continue
+            }
+            if now != read.generation {
+                thread.stateReads[k].generation = now
+                read.publication.earlierReadRenotifications.wrappingIncrement(ordering: .relaxed)
+                retell = true
+            }
+            k += 1
+        }
+        lock.unlock()
+        return retell
+    }
+
+    /// Notes a `state` read of `publication`'s store as the thread's latest
+    /// of that store. With reads of ``_ObservedThread/_stateReadLimit``
+    /// stores kept, those no tracking holds go first, then the oldest.
+    func _recordStateRead(
+        _ thread: _ObservedThread, _ publication: _Publication, _ generation: UInt64, _ look: _Look, _ epoch: UInt64
+    ) {
+        if let k = thread.stateReads.firstIndex(where: { $0.publication === publication }) {
+            thread.stateReads.remove(at: k)
+        } else if thread.stateReads.count >= _ObservedThread._stateReadLimit {
+            lock.lock()
+            thread.stateReads.removeAll { read in
+                !(read.look.epoch == read.epoch && read.look.isLive && !isKnownUniquelyReferenced(&read.look.keyPath))
+            }
+            lock.unlock()
+            if thread.stateReads.count >= _ObservedThread._stateReadLimit { thread.stateReads.removeFirst() }
+        }
+        thread.stateReads.append(.init(publication: publication, generation: generation, look: look, epoch: epoch))
     }
 
     /// Files a read of `kind` on `node` under the thread's look (a new one
@@ -142,11 +224,13 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         if look.insert(dependency) {
             index.insert(dependency, reader: look.id)
             filedCount += 1
+            look.publication?.filedDependencies += 1
         }
         let registrar = look.registrar
         let keyPath = look.keyPath
         let onMain = look.onMain
         let epoch = look.epoch
+        let publication = look.publication
         // NB: reads outside any tracking on a thread that once read a
         // store's `state` are filed too: past twice the dependencies kept at
         // the last sweep, the dormant looks go (the current one included,
@@ -156,12 +240,15 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         registrar.access(look, keyPath: keyPath)
         // NB: after the filing. A publish that wrote after this thread's
         // `state` read and collected its looks before this filing has
-        // stepped the generation first: it is seen here.
+        // stepped the generation first: it is seen here; so is one after
+        // an earlier `state` read whose values this read may be of.
+        var retell = _checkEarlierReads(context, current: look, epoch: epoch)
         if let observed = context.observedPublication,
            observed.generation.load(ordering: .sequentiallyConsistent) != context.observedGeneration {
             context.observedPublication = nil
-            _renotify([.look(id: look.id, epoch: epoch, always: true)], onMain: onMain)
+            retell = true
         }
+        if retell { _renotify([.look(id: look.id, epoch: epoch, publication: publication)], onMain: onMain) }
     }
 
     /// A live look: a retired one nobody holds, else a new one. Must hold
@@ -171,7 +258,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         let look = _reusable() ?? _make()
         look.epoch &+= 1
         look.isLive = true
-        look.publication = publication.map(ObjectIdentifier.init)
+        look.publication = publication
         look.generation = generation
         look.onMain = onMain
         liveCount += 1
@@ -249,6 +336,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         guard look.isLive else { return }
         for dependency in look.dependencies { index.remove(dependency, reader: look.id) }
         filedCount -= look.dependencies.count
+        look.publication?.filedDependencies -= look.dependencies.count
         look.removeAllDependencies()
         look.retiredAt = 0
         look.isLive = false
@@ -319,10 +407,9 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     @usableFromInline
     func publishReplacement(from publication: _Publication) {
         guard hasRegistrations else { return }
-        let store = ObjectIdentifier(publication)
         lock.lock()
         var told: [_Told] = []
-        for look in looks where look.isLive && look.publication == store {
+        for look in looks where look.isLive && look.publication === publication {
             _retire(look, telling: &told)
         }
         lock.unlock()
@@ -359,7 +446,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         var inFlightOnMain: [_Renotification] = []
         lock.lock()
         for item in told where item.look.epoch == item.epoch && !isKnownUniquelyReferenced(&item.look.keyPath) {
-            let renotification = _Renotification.look(id: item.look.id, epoch: item.epoch, always: false)
+            let renotification = _Renotification.look(id: item.look.id, epoch: item.epoch, publication: item.look.publication)
             if item.look.onMain { inFlightOnMain.append(renotification) } else { inFlight.append(renotification) }
         }
         lock.unlock()

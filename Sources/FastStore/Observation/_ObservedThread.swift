@@ -17,6 +17,22 @@ internal final class _ObservedThread: _ReadObserver {
     /// `_Look`), at the use `lookEpoch` names.
     @exclusivity(unchecked) var look: _Look?
     @exclusivity(unchecked) var lookEpoch: UInt64 = 0
+    /// The latest `state` read of each store this thread read (at most
+    /// ``_stateReadLimit``, newest last), with the look it began: a value
+    /// from an earlier read may be read after a later one, so an observed
+    /// read checks them all (see `_ObservationHub._checkEarlierReads`).
+    /// The thread's own; entries are dropped under the hub's lock.
+    @exclusivity(unchecked) var stateReads: [_StateRead] = []
+    static var _stateReadLimit: Int { 32 }
+
+    /// One `state` read: the store, the generation it got (moved on once a
+    /// tracking was told of a later one), and the look it began.
+    struct _StateRead {
+        let publication: _Publication
+        var generation: UInt64
+        let look: _Look
+        let epoch: UInt64
+    }
 
     init() {}
 

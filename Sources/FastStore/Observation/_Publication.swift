@@ -1,7 +1,7 @@
 import Atomics
 
 // A store's publication generation and the keys of its states, and the
-// per-node Observation counters the tests read.
+// per-store Observation counters the tests and measurements read.
 
 /// A store's published state at one generation, as the key of the
 /// trackings that read it (``_ObservationHub/_renotify(_:onMain:attempt:)``).
@@ -34,6 +34,21 @@ internal final class _Publication: @unchecked Sendable {
     /// (a key path with an argument costs a run-time instantiation).
     /// Guarded by the store's lock.
     var snapshot: Snapshot?
+
+    // Counters of this store's per-node Observation (tests, measurements):
+    /// The re-notifications of this store's looks and snapshot keys
+    /// scheduled and not yet over (see `_ObservationHub._renotify`).
+    let pendingRenotifications = ManagedAtomic<Int>(0)
+    /// The dependencies filed under this store's live looks. Guarded by
+    /// the hub's lock.
+    var filedDependencies = 0
+    /// How many times a look was told again because an earlier `state`
+    /// read of this store, which its tracking may hold values of, was
+    /// outdated by a publish (see `_ObservationHub._checkEarlierReads`):
+    /// the extra invalidations that rule costs when the earlier read was
+    /// another tracking's.
+    let earlierReadRenotifications = ManagedAtomic<Int>(0)
+
     @usableFromInline init() {}
 
     /// The key path every tracked read of the state at `generation`
@@ -61,6 +76,10 @@ internal final class _Publication: @unchecked Sendable {
 }
 
 /// Counters of the per-node Observation registrations, for tests.
+///
+/// NB: none is process-wide: each counts one store's looks, or the
+/// registrations on the nodes a test names, so tests running in parallel
+/// cannot move it.
 @_spi(Testing)
 public enum _ObservationStatistics {
     /// The number of (node, read) registrations on `nodes`, filed under
@@ -68,20 +87,57 @@ public enum _ObservationStatistics {
     public static func liveRegistrations(on nodes: Set<NodeID>) -> Int {
         _ObservationHub.shared._liveRegistrations(on: nodes)
     }
+}
 
-    /// The number of dependencies filed under live looks, process-wide.
-    public static var filedDependencies: Int {
-        _ObservationHub.shared.lock.withLock { _ObservationHub.shared.filedCount }
+@_spi(Testing)
+extension Store {
+    /// The dependencies filed under this store's live looks (per-node
+    /// Observation; test hook).
+    public var _observationFiledDependencies: Int {
+        _ObservationHub.shared.lock.withLock { _publication.filedDependencies }
     }
 
-    /// The number of looks made (live or retired for reuse), process-wide.
-    public static var looksMade: Int {
-        _ObservationHub.shared.lock.withLock { _ObservationHub.shared.looks.count }
+    /// The asynchronous re-notifications of this store's tracked reads not
+    /// yet over (test hook: each ends after a bounded number of attempts).
+    public var _pendingObservationRenotifications: Int {
+        _publication.pendingRenotifications.load(ordering: .acquiring)
     }
 
-    /// The number of asynchronous re-notifications of late reads not yet
-    /// delivered.
-    public static var pendingRenotifications: Int {
-        _ObservationHub.shared.pendingRenotifications.load(ordering: .acquiring)
+    /// How many times a tracking was told again because an earlier `state`
+    /// read of this store on its thread was outdated by a publish
+    /// (docs/observation.md, "Races"; measured in
+    /// `ObservationExtraInvalidationMeasurement`).
+    public var _earlierReadRenotifications: Int {
+        _publication.earlierReadRenotifications.load(ordering: .relaxed)
     }
+}
+
+/// A hub of its own, with one store's publication and one thread's state,
+/// driven by hand (tests of the hub's bookkeeping that other tests, which
+/// use the process-wide hub, cannot disturb).
+@_spi(Testing)
+public final class _ObservationHubProbe {
+    let hub = _ObservationHub()
+    let thread = _ObservedThread()
+    let publication = _Publication()
+
+    public init() {}
+
+    /// What a `state` read outside any tracking does: a look of its own.
+    public func stateRead() {
+        let generation = publication.generation.load(ordering: .relaxed)
+        thread.observedPublication = publication
+        thread.observedGeneration = generation
+        hub.beginLook(thread, publication, generation: generation)
+    }
+
+    /// What a read of `node` after it does: filed under the thread's look.
+    public func read(_ node: NodeID) {
+        hub.access(node, .whole, thread)
+    }
+
+    /// The looks this hub made (live or retired for reuse).
+    public var looksMade: Int { hub.lock.withLock { hub.looks.count } }
+    /// The dependencies filed under this hub's live looks.
+    public var filedDependencies: Int { hub.lock.withLock { hub.filedCount } }
 }

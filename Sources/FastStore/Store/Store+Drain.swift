@@ -181,10 +181,12 @@ extension Store {
         if let changes {
             let hub = _ObservationHub.shared
             if hub.hasRegistrations {
-                if changes.isChained {
-                    hub.publish(changes.writes)
-                } else {
-                    hub.publishReplacement(from: _publication)
+                _callingObservers {
+                    if changes.isChained {
+                        hub.publish(changes.writes)
+                    } else {
+                        hub.publishReplacement(from: _publication)
+                    }
                 }
             }
         } else {
@@ -237,10 +239,12 @@ extension Store {
     @inlinable
     func _notifyWholeStateObservers(_ replaced: inout _Publication.Snapshot?) {
         if _readSincePublish.exchange(false, ordering: .sequentiallyConsistent) {
-            _registrar.willSet(self, keyPath: _stateKeyPath)
-            _registrar.didSet(self, keyPath: _stateKeyPath)
+            _callingObservers {
+                _registrar.willSet(self, keyPath: _stateKeyPath)
+                _registrar.didSet(self, keyPath: _stateKeyPath)
+            }
         }
-        if replaced != nil { _ObservationHub.shared._notifyReplaced(&replaced) }
+        if replaced != nil { _callingObservers { _ObservationHub.shared._notifyReplaced(&replaced, of: _publication) } }
     }
 
     /// Under the lock: takes the next batch (the pending actions up to the

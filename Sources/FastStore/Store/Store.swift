@@ -133,7 +133,12 @@ public final class Store<State, Action> {
     ///   are shared, not copied).
     public var state: State {
         let context = _TrackingContext.current
-        guard context.drainingStore == nil else { return _publishedState }
+        // NB: inside a drain (reducers, middleware, subscribers) a read
+        // registers nothing; while the drain calls Observation's observers
+        // it does (a tracking started in an `onChange`).
+        guard context.drainingStore == nil || context.drainingStore == context.callingObserversOf else {
+            return _publishedState
+        }
         if _rootVersion != nil {
             // Versioned state: a look of its own (see `_ObservationHub`),
             // which what this thread reads from the state next is filed

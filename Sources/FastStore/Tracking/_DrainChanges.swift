@@ -213,10 +213,11 @@ internal final class _ChangeLog: @unchecked Sendable {
         return true
     }
 
-    /// Whether something that `isRelevant` selects may have been written
-    /// between `old` and `new`: `false` only when the log proves the whole
-    /// step (see ``spans(from:to:into:)``) and none of its writes is
-    /// relevant. Used by ``Derived`` to tell whether its memo still holds,
+    /// Whether something that `isRelevant` selects was written between
+    /// `old` and `new`: `false` when the log proves the whole step (see
+    /// ``spans(from:to:into:)``) and none of its writes is relevant, `true`
+    /// when one is, `nil` when the log cannot link `old` to `new` (a drain
+    /// dropped, a replaced root: anything may have changed). Used by ``Derived`` to tell whether its memo still holds,
     /// without collecting the spans.
     ///
     /// `isRelevant` runs under the log's lock: it must not call into
@@ -227,17 +228,17 @@ internal final class _ChangeLog: @unchecked Sendable {
     @inlinable
     func mayHaveWritten(
         from old: _RootVersion, to new: _RootVersion, where isRelevant: (NodeID, _WriteKind) -> Bool
-    ) -> Bool {
-        guard old.node == new.node, old.version < new.version else { return true }
+    ) -> Bool? {
+        guard old.node == new.node, old.version < new.version else { return nil }
         lock.lock()
         defer { lock.unlock() }
         var wanted = new.version
         var k = count - 1
         while wanted != old.version {
             while k >= 0, ring[(start + k) % capacity]!.newRoot.version != wanted { k -= 1 }
-            guard k >= 0 else { return true }
+            guard k >= 0 else { return nil }
             let span = ring[(start + k) % capacity]!
-            guard span.newRoot.node == new.node, span.oldRoot.version >= old.version else { return true }
+            guard span.newRoot.node == new.node, span.oldRoot.version >= old.version else { return nil }
             for write in span.writes where isRelevant(write.node, write.kind) { return true }
             wanted = span.oldRoot.version
             k -= 1

@@ -44,6 +44,11 @@ internal final class _TrackingContext {
     /// The store whose drain runs on this thread (reducer, middleware,
     /// subscribers), for the misuse checks of `flush()`.
     @exclusivity(unchecked) @usableFromInline var drainingStore: ObjectIdentifier?
+    /// The draining store whose Observation observers this thread is
+    /// calling (its publish's `willSet`, and the `onChange` closures that
+    /// calls): its `state` reads register there, as outside the drain, so a
+    /// tracking an `onChange` starts observes what it reads.
+    @exclusivity(unchecked) @usableFromInline var callingObserversOf: ObjectIdentifier?
     /// Whether versioned reads on this thread are told to `readObserver`:
     /// set when the thread reads a versioned store's `state`, cleared while
     /// a store drains on it. Selectors (a recorder installed) never are.

@@ -136,7 +136,6 @@ private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoActi
         let seen = MainLog()
         consumer.add({ $0.items[7].done }) { (new: Bool) in seen.values.append(new) }
         consumer.add({ $0.filter }) { (new: String) in seen.filters.append(new) }
-        let dropsBefore = StateConsumer<Versioned<TodoState>>._changeLogDropCount
         let subscription = consumer.connect(to: store, on: .main)
         #expect(seen.values == [false] && seen.filters == ["all"])
         await Task.detached {
@@ -156,13 +155,12 @@ private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoActi
         // and a main queue that delivers late can miss the whole window.
         // The consume then compares, correctly; only the final values above
         // hold in that case.
+        // The consumer's own count of such consumes tells the two apart.
         let statistics = consumer._statistics
-        if StateConsumer<Versioned<TodoState>>._changeLogDropCount == dropsBefore {
-            #expect(statistics.fullConsumes == 1, "\(statistics)")
-            #expect(statistics.journaledConsumes >= 1, "\(statistics)")
-        } else {
-            #expect(statistics.fullConsumes >= 1, "\(statistics)")
-        }
+        #expect(statistics.fullConsumes == 1 + statistics.unlinkedConsumes, "\(statistics)")
+        // NB: `>= 1`: how many consumes the main queue's delivery made of
+        // the 102 publishes (coalesced, or not) is up to its timing.
+        #expect(statistics.journaledConsumes >= 1 || statistics.unlinkedConsumes > 0, "\(statistics)")
         subscription.cancel()
     }
 }

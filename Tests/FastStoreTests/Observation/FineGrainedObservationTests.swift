@@ -70,29 +70,40 @@ func makeObservedStore(rows: Int = 1_000, cards: Int = 0) -> Store<ObservedApp, 
     return Store(state: ObservedApp(ObservedAppState(rows: rows, cards: cards)), reducer: observedReducer)
 }
 
-/// Waits (bounded) until the asynchronous re-notifications of late and
-/// in-flight reads are delivered.
-func waitForRenotifications(orUntil done: () -> Bool = { false }) {
-    // NB: the count is process-wide, so other tests' re-notifications keep it
-    // up too: poll with sleeps (not spins, which starve the threads being
-    // waited for), and give up after the last attempt's delay has passed.
-    let deadline = DispatchTime.now().uptimeNanoseconds + 150_000_000
-    while _ObservationStatistics.pendingRenotifications > 0 && !done()
-        && DispatchTime.now().uptimeNanoseconds < deadline {
-        usleep(100)
-    }
+/// Waits until the asynchronous re-notifications of `store`'s tracked reads
+/// are over (each ends after a bounded number of attempts), or `done`.
+///
+/// NB: the count is the store's own, so other tests cannot keep it up:
+/// poll with sleeps (not spins, which starve the threads being waited for).
+func waitForRenotifications<State, Action>(of store: Store<State, Action>, orUntil done: () -> Bool = { false }) {
+    waitForRenotifications(pending: { store._pendingObservationRenotifications }, orUntil: done)
+}
+
+/// Waits until `pending()` is 0 (the stores' re-notifications), or `done`.
+func waitForRenotifications(pending: () -> Int, orUntil done: () -> Bool = { false }) {
+    while pending() > 0 && !done() { usleep(100) }
 }
 
 /// A set of tracked reads, each one `withObservationTracking` call (what
 /// SwiftUI makes of one view's `body`), re-tracked when it fires.
+///
+/// `settle` runs after each round of (re-)tracking: a `state` read outside
+/// any tracking there keeps the earlier-read rule (docs/observation.md,
+/// "Races") from telling the next round's first re-tracked read once more
+/// (its thread's latest `state` read is then one no tracking holds). Tests
+/// of which reads a write reaches pass it; the extra notifications that
+/// rule costs are measured in `ObservationExtraInvalidationMeasurement`.
 final class Trackers: @unchecked Sendable {
     private let lock = NSLock()
     private var fired: [Int] = []
     private let reads: [Int: () -> Void]
+    private let settle: () -> Void
 
-    init(_ reads: [Int: () -> Void]) {
+    init(_ reads: [Int: () -> Void], settle: @escaping () -> Void = {}) {
         self.reads = reads
-        for id in reads.keys { track(id) }
+        self.settle = settle
+        for id in reads.keys.sorted() { track(id) }
+        settle()
     }
 
     func track(_ id: Int) {
@@ -113,6 +124,7 @@ final class Trackers: @unchecked Sendable {
         fired = []
         lock.unlock()
         for id in taken { track(id) }
+        settle()
         return taken
     }
 }
@@ -122,7 +134,7 @@ final class Trackers: @unchecked Sendable {
         let store = makeObservedStore()
         let trackers = Trackers(Dictionary(uniqueKeysWithValues: (0..<1_000).map { id in
             (id, { _ = store.state.rows[id: id]?.title })
-        }))
+        }), settle: { _ = store.state })
         var rng = SeededGenerator(seed: 0x0b5e)
         for step in 0..<200 {
             let id = Int.random(in: 0..<1_000, using: &rng)
@@ -135,7 +147,7 @@ final class Trackers: @unchecked Sendable {
             store.dispatch(.rename(7, "again \(step)"))
             #expect(trackers.takeFired() == [7], "again \(step)")
         }
-        waitForRenotifications()
+        waitForRenotifications(of: store)
         store.dispatch(.increment)
         store.dispatch(.setTheme("dark"))
         #expect(trackers.takeFired() == [])
@@ -156,7 +168,7 @@ final class Trackers: @unchecked Sendable {
             30: { _ = store.state.counter },
             40: { _ = store.state.cards[id: 1]?.text },
             41: { _ = store.state.cards[id: 2]?.text },
-        ])
+        ], settle: { _ = store.state })
         store.dispatch(.rename(1, "one"))
         #expect(trackers.takeFired() == [1, 12])              // the list's whole readers too, not its structure's
         store.dispatch(.replaceRow(ObservedRow(id: 2, title: "two", done: true)))
@@ -278,32 +290,30 @@ final class Trackers: @unchecked Sendable {
 
     /// Reads outside any tracking leave looks nobody observes: they are
     /// reused, so their number stays bounded however many reads there are.
+    /// A hub of the test's own (the process-wide one serves the suites
+    /// running beside this one, whose trackings hold looks of their own).
     @Test func readsOutsideAnyTrackingReuseTheirLooks() {
-        let store = makeObservedStore(rows: 100)
-        for id in 0..<100 { _ = store.state.rows[id: id]?.title }
-        let made = _ObservationStatistics.looksMade
+        let probe = _ObservationHubProbe()
+        let nodes = (0..<100).map { Versioned($0).nodeID }
         for round in 0..<50 {
-            for id in 0..<100 { _ = store.state.rows[id: (id + round) % 100]?.title }
-            store.dispatch(.rename(round % 100, "r\(round)"))
+            for id in 0..<100 {
+                probe.stateRead()
+                probe.read(nodes[(id + round) % 100])
+            }
         }
-        // NB: the count is process-wide (other suites run beside this one
-        // and make their own): without reuse, these 5,000 reads alone make
-        // a look each until a sweep (past 1,024 live looks) retires them:
-        // about 900 here (checked by disabling the reuse).
-        #expect(_ObservationStatistics.looksMade <= made + 600, "5,000 untracked reads made \(_ObservationStatistics.looksMade - made) looks")
+        // NB: without reuse, these 5,000 reads make a look each until a
+        // sweep (past 1,024 live looks) retires them (checked by disabling
+        // the reuse: 1,025).
+        #expect(probe.looksMade <= 2, "5,000 untracked reads made \(probe.looksMade) looks")
     }
 
-    /// A known limit (docs/observation.md, "Per-node Observation", "What
-    /// it cannot see"): a value taken from one `state` read and read after
-    /// a second one, with a publish from another thread between the two
-    /// reads that changed it. The read is filed under the second read's
-    /// look and checked against its generation, which already includes the
-    /// publish: the tracking is not told. Telling the first read's look
-    /// again whenever its store has published by the second read was tried:
-    /// it invalidates the last view evaluated before every publish once
-    /// more (a retracked row is that view for the next action), so every
-    /// action fired two rows.
-    @Test func aValueFromAnEarlierStateReadReadAfterALaterOneIsAKnownLimit() {
+    /// Regression (an outside check: 36 misses in 20,000 racing reads
+    /// with two `state` reads per tracking): a value taken from one `state`
+    /// read and read after a second one, with a publish from another thread
+    /// between the two reads that changed it. The read was filed under the
+    /// second read's look and checked against its generation, which
+    /// already included the publish: the tracking was never told.
+    @Test func aValueFromAnEarlierStateReadReadAfterALaterOneIsTold() {
         let store = makeObservedStore(rows: 10)
         let fired = Locked(0)
         let toWriter = DispatchSemaphore(value: 0), back = DispatchSemaphore(value: 0)
@@ -323,20 +333,92 @@ final class Trackers: @unchecked Sendable {
         } onChange: {
             fired.withValue { $0 += 1 }
         }
-        // NB: the notification is asynchronous (attempts 1 to 32 ms
-        // apart, on a global queue that other suites may keep busy): wait
-        // for it, bounded.
-        let deadline = DispatchTime.now().uptimeNanoseconds + 300_000_000
-        while fired.withValue({ $0 }) == 0 && DispatchTime.now().uptimeNanoseconds < deadline { usleep(500) }
+        waitForRenotifications(of: store) { fired.withValue { $0 } > 0 }
         #expect(seen == "row 1")
-        withKnownIssue("a value from an earlier state read, read after a later one, is checked against the later read") {
-            #expect(fired.withValue { $0 } >= 1, "the tracking read an old title and was never told")
+        #expect(fired.withValue { $0 } >= 1, "the tracking read an old title and was never told")
+    }
+
+    /// The same across two stores: a value of store A's `state`, read after
+    /// a `state` read of store B, with a publish of A between.
+    @Test func aValueFromAnotherStoresEarlierStateReadIsTold() {
+        let a = makeObservedStore(rows: 10), b = makeObservedStore(rows: 10)
+        let fired = Locked(0)
+        let toWriter = DispatchSemaphore(value: 0), back = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            toWriter.wait()
+            a.dispatch(.rename(1, "new"))
+            back.signal()
         }
+        writer.start()
+        var seen = ""
+        withObservationTracking {
+            let first = a.state
+            _ = b.state.counter
+            toWriter.signal()
+            back.wait()
+            seen = first.rows[id: 1]?.title ?? ""
+        } onChange: {
+            fired.withValue { $0 += 1 }
+        }
+        waitForRenotifications(pending: { a._pendingObservationRenotifications + b._pendingObservationRenotifications }) {
+            fired.withValue { $0 } > 0
+        }
+        #expect(seen == "row 1")
+        #expect(fired.withValue { $0 } >= 1, "the tracking read an old title of A and was never told")
+    }
+
+    /// Regression (an outside check): a tracking started inside an
+    /// `onChange` (a view re-tracked as soon as it is invalidated) ran
+    /// inside the publishing drain, where `state` reads registered nothing:
+    /// it was never told of the next change.
+    @Test func aTrackingStartedInsideOnChangeIsTold() {
+        let store = makeObservedStore(rows: 10)
+        let titles = Locked([String]())
+        @Sendable func track() {
+            withObservationTracking {
+                let title = store.state.rows[id: 1]?.title ?? ""
+                titles.withValue { $0.append(title) }
+            } onChange: {
+                // NB: `onChange` runs before the new value is set on an
+                // `@Observable` model; a store's publish calls it after: the
+                // re-tracked read sees the new state.
+                track()
+            }
+        }
+        track()
+        store.dispatch(.rename(1, "one"))
+        store.dispatch(.rename(1, "two"))
+        store.dispatch(.rename(2, "other row"))
+        store.dispatch(.rename(1, "three"))
+        waitForRenotifications(of: store)
+        #expect(titles.withValue { $0 } == ["row 1", "one", "two", "three"])
+    }
+
+    /// The same for a store of plain state (whole-state Observation).
+    @Test func aTrackingStartedInsideOnChangeOfAPlainStoreIsTold() {
+        let store = Store<Int, Int>(state: 0) { $0 += $1 }
+        let seen = Locked([Int]())
+        @Sendable func track() {
+            withObservationTracking {
+                let value = store.state
+                seen.withValue { $0.append(value) }
+            } onChange: {
+                track()
+            }
+        }
+        track()
+        store.dispatch(1)
+        store.dispatch(1)
+        store.dispatch(1)
+        waitForRenotifications(of: store)
+        #expect(seen.withValue { $0 } == [0, 1, 2, 3])
     }
 
     /// A thread that read a store's `state` once files its later versioned
-    /// reads; reads of values no store writes do not pile up: past a
-    /// threshold the dormant looks go, with what they filed.
+    /// reads; reads of values no store writes do not pile up: a look
+    /// nobody observes is retired before it files its 4,097th read, with
+    /// what it filed. Counted under the store's own looks, which only this
+    /// test's thread reads.
     @Test func readsOfUnrelatedValuesAfterAStateReadStayBounded() {
         let store = makeObservedStore(rows: 10)
         let done = DispatchSemaphore(value: 0)
@@ -346,13 +428,14 @@ final class Trackers: @unchecked Sendable {
             for i in 0..<200_000 {
                 let value = Versioned(ObservedRow(id: i, title: "x"))
                 _ = value.id
-                if i % 10_000 == 0 { peak.withValue { $0 = Swift.max($0, _ObservationStatistics.filedDependencies) } }
+                if i % 1_000 == 0 { peak.withValue { $0 = Swift.max($0, store._observationFiledDependencies) } }
             }
             done.signal()
         }
         worker.start()
         done.wait()
-        #expect(peak.withValue { $0 } <= 100_000, "\(peak.withValue { $0 }) dependencies filed at the peak")
+        #expect(peak.withValue { $0 } > 0)
+        #expect(peak.withValue { $0 } <= 4_096, "\(peak.withValue { $0 }) dependencies filed at the peak")
     }
 
     @Test func readsInsideADrainDoNotRegister() {
@@ -455,42 +538,133 @@ final class Trackers: @unchecked Sendable {
     }
 }
 
-/// The read/publish race under per-node observation: a tracked read of one
-/// row racing a publish that renames it from another thread. A read that
-/// got the old title must be told, except in Observation's own window (its
-/// observers are installed when the tracked closure returns), which the
-/// whole-state race test bounds the same way.
+/// The read/publish race under per-node observation: a tracking that
+/// reads `state` one or more times and a row of each state it got (at once,
+/// or after all the `state` reads in a seeded order: an earlier state's row
+/// after a later read), with seeded busy work between the reads, racing a publish that renames the
+/// row from a writer thread after seeded busy work of its own. A tracking
+/// that read an old title must be told: none may be left stale.
 @Suite struct FineGrainedObservationRaceTests {
-    @Test func aTrackedRowReadIsNeverLeftWithAStaleTitle() {
+    /// 100,000 rounds; 10,000 under ThreadSanitizer, where each round is
+    /// about 10 times slower.
+    static var rounds: Int {
+        environmentRuns(fallback: StoreObservationRaceTests.runsUnderThreadSanitizer ? 10_000 : 100_000)
+    }
+
+    /// About `n` iterations of work the optimizer keeps.
+    static func spin(_ n: Int) {
+        var x = 0
+        for i in 0..<n { x = x &* 31 &+ i }
+        withExtendedLifetime(x) {}
+    }
+
+    @Test(arguments: [1, 2, 8])
+    func aTrackedRowReadIsNeverLeftWithAStaleTitle(stateReadsPerTracking reads: Int) {
         let store = makeObservedStore(rows: 8)
+        let rounds = Self.rounds
+        var rng = SeededGenerator.fromEnvironment(fallback: 0x5ace + UInt64(reads))
+        let seed = rng.seed
+        // The writer: per round, says it started, does busy work, then the
+        // rename; the tracking starts when the writer has started.
+        let go = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let job = Locked<(title: String, spin: Int)?>(nil)
+        let started = Locked(false)
+        let writer = Thread {
+            while let (title, spin) = { go.wait(); return job.withValue { $0 } }() {
+                started.withValue { $0 = true }
+                Self.spin(spin)
+                store.dispatch(.rename(0, title))
+                done.signal()
+            }
+        }
+        writer.start()
         var stale = 0
-        let sanitized = StoreObservationRaceTests.runsUnderThreadSanitizer
-        let rounds = sanitized ? 2_000 : 100_000
+        var staleReads = 0
         for round in 0 ..< rounds {
             let fired = Locked(false)
-            let seen = Locked("")
             let title = "title \(round)"
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
-                if worker == 0 {
-                    store.dispatch(.rename(0, title))
-                } else {
-                    withObservationTracking {
-                        let value = store.state.rows[id: 0]?.title ?? ""
-                        seen.withValue { $0 = value }
-                    } onChange: {
-                        fired.withValue { $0 = true }
-                    }
+            // The busy work after each `state` read, and the order in which
+            // the states' rows are read: each state's row read either at
+            // once or after all the `state` reads (`late`), in a seeded order.
+            let spins = (0..<reads).map { _ in Int.random(in: 0..<(8_000 / reads), using: &rng) }
+            let late = (0..<reads).map { _ in Bool.random(using: &rng) }
+            let lateOrder = (0..<reads).filter { late[$0] }.shuffled(using: &rng)
+            job.withValue { $0 = (title, Int.random(in: 0..<4_000, using: &rng)) }
+            started.withValue { $0 = false }
+            go.signal()
+            while !started.withValue({ $0 }) {}
+            var titles: [String] = []
+            withObservationTracking {
+                var states: [ObservedApp] = []
+                for i in 0..<reads {
+                    states.append(store.state)
+                    Self.spin(spins[i])
+                    if !late[i] { titles.append(states[i].rows[id: 0]?.title ?? "") }
                 }
+                for i in lateOrder { titles.append(states[i].rows[id: 0]?.title ?? "") }
+            } onChange: {
+                fired.withValue { $0 = true }
             }
+            done.wait()
             store.waitUntilIdle()
-            // NB: a read of the new title needs no notification; an old one
-            // waits until it is told (or the re-notifications are over).
-            waitForRenotifications { seen.withValue { $0 } == title || fired.withValue { $0 } }
-            if seen.withValue({ $0 }) != title && !fired.withValue({ $0 }) { stale += 1 }
+            // NB: reads of the new title need no notification; an old one
+            // waits until it is told or the re-notifications are over.
+            let fresh = titles.allSatisfy { $0 == title }
+            if !fresh { staleReads += 1 }
+            waitForRenotifications(of: store) { fresh || fired.withValue { $0 } }
+            if !fresh && !fired.withValue({ $0 }) { stale += 1 }
         }
-        if !sanitized {
-            print("per-node observation race: \(stale) of \(rounds) tracked row reads kept an old title untold")
-            #expect(stale <= 10, "\(stale) of \(rounds) tracked row reads kept an old title with no change notification")
+        job.withValue { $0 = nil }
+        go.signal()
+        print("per-node observation race, \(reads) state reads per tracking, seed \(seed): \(staleReads) of \(rounds) trackings read an old title, \(stale) were left untold")
+        #expect(staleReads > 0, "the race never made a tracking read an old title")
+        #expect(stale == 0, "seed \(seed): \(stale) of \(rounds) trackings kept an old title with no change notification")
+    }
+}
+
+/// The extra notifications the earlier-read rule costs (docs/observation.md,
+/// "Races"), measured, not bounded: 100 row views tracked on one thread,
+/// each re-evaluated when invalidated (as SwiftUI does, with no `state` read
+/// outside a `body` in between), against seeded renames of random rows. A
+/// view is evaluated again when a publish outdated the thread's previous
+/// `state` read and that read's tracking is still installed: the last view
+/// evaluated before the publish is another view, but the thread cannot tell.
+/// Prints the evaluations beyond the necessary ones and the rule's count
+/// (docs/benchmarks/MEASUREMENTS.md, "Per-node Observation: the earlier-read
+/// rule", for the command).
+@Suite(.serialized) struct ObservationExtraInvalidationMeasurement {
+    @Test(arguments: [1, 2])
+    func extraEvaluationsPerPublish(stateReadsPerBody reads: Int) {
+        let store = makeObservedStore(rows: 100)
+        let evaluations = Locked(0)
+        let trackers = Trackers(Dictionary(uniqueKeysWithValues: (0..<100).map { id in
+            (id, {
+                evaluations.withValue { $0 += 1 }
+                for _ in 0..<reads { _ = store.state.rows[id: id]?.title }
+            })
+        }))
+        evaluations.withValue { $0 = 0 }
+        var rng = SeededGenerator.fromEnvironment(fallback: 0xe7_7a)
+        let publishes = 1_000
+        var missed = 0
+        for step in 0..<publishes {
+            let id = Int.random(in: 0..<100, using: &rng)
+            store.dispatch(.rename(id, "renamed \(step)"))
+            var told = Set<Int>()
+            while true {
+                waitForRenotifications(of: store)
+                let fired = trackers.takeFired()
+                if fired.isEmpty { break }
+                told.formUnion(fired)
+            }
+            if !told.contains(id) { missed += 1 }
         }
+        let extra = evaluations.withValue { $0 } - publishes
+        print("""
+            per-node observation, \(reads) state read(s) per body, 100 views, \(publishes) publishes: \
+            \(evaluations.withValue { $0 }) body evaluations (\(publishes) needed, \(extra) extra), \
+            earlier-read rule fired \(store._earlierReadRenotifications) times
+            """)
+        #expect(missed == 0)
     }
 }

@@ -181,13 +181,13 @@ import Testing
         } onChange: {
             changes.mutate { $0 += 1 }
         }
-        waitForRenotifications()
+        waitForRenotifications(pending: { other._pendingObservationRenotifications + store._pendingObservationRenotifications })
         other.dispatch(.increment)
         store.dispatch(.increment)
-        waitForRenotifications()
+        waitForRenotifications(pending: { other._pendingObservationRenotifications + store._pendingObservationRenotifications })
         #expect(changes.value == 0)
         settings.dispatch(.setTheme("dark"))
-        waitForRenotifications()
+        waitForRenotifications(pending: { other._pendingObservationRenotifications + store._pendingObservationRenotifications })
         #expect(changes.value == 1)
     }
 
