@@ -21,10 +21,16 @@ import Darwin
 /// process spawned by another thread shares until it execs, so a file
 /// closed and reopened at once in this process could find its old lock
 /// still held. A POSIX lock belongs to the process and is not inherited; it
-/// is released when the process closes *any* descriptor of the file. SQLite
-/// keeps its descriptor open while the file is open; other code of the app
-/// that opens and closes the file meanwhile (a backup copying it) drops
-/// the lock between processes (the in-process registry still holds).
+/// is released when the process closes *any* descriptor of the file. So
+/// this type never opens a file this process owns: the registry is checked
+/// by the path's identity before the file is opened, under the registry's
+/// lock, and a descriptor opened on an owned file all the same (the path
+/// renamed over between the check and the open) is kept open until the
+/// owner releases the file; an owner closes its descriptor before it
+/// leaves the registry. SQLite keeps its descriptor open while the file is
+/// open; other code of the app that opens and closes the file meanwhile (a
+/// backup copying it) drops the lock between processes (the in-process
+/// registry still holds).
 final class _FileLock: @unchecked Sendable {
     /// The file's path with symlinks, `.` and `..` resolved: the path given
     /// to SQLite (its `-wal` and `-shm` are named after it).
@@ -40,6 +46,14 @@ final class _FileLock: @unchecked Sendable {
     /// when another owner has it, ``PersistentStateError/emptyFile(path:)``
     /// when it holds no byte.
     static func existing(at path: String) throws(PersistentStateError) -> _FileLock? {
+        // NB: an owned file is never opened here (closing the descriptor
+        // would drop its owner's lock between processes).
+        _FileIdentity.registry.lock()
+        defer { _FileIdentity.registry.unlock() }
+        var before = stat()
+        if stat(path, &before) == 0, _FileIdentity.isOwned(_FileIdentity(before)) {
+            throw .fileInUse(path: path)
+        }
         let fd = open(path, O_RDWR | O_CLOEXEC)
         if fd < 0 {
             let error = errno
@@ -155,15 +169,18 @@ final class _FileLock: @unchecked Sendable {
         }
         let identity = _FileIdentity(info)
         guard _FileIdentity.register(identity) else {
-            close(fd)
+            // NB: kept open until the owner lets go: closing it would drop
+            // the owner's lock (see the type's notes).
+            _FileIdentity.park(fd, on: identity)
             throw .fileInUse(path: reportedPath)
         }
         let result = Self.lock(fd)
         guard result == 0 else {
-            // NB: unregistered while the descriptor still holds the inode:
-            // closed first, a new file could reuse the inode number before.
-            _FileIdentity.unregister(identity)
+            // NB: closed before it leaves the registry: the other way round,
+            // another thread of this process could register and lock it in
+            // between, and this close would drop that lock.
             close(fd)
+            _FileIdentity.unregister(identity)
             if result == EAGAIN || result == EACCES || result == EWOULDBLOCK { throw .fileInUse(path: reportedPath) }
             throw .unreadableFile(path: reportedPath, reason: "cannot lock it: \(String(cString: strerror(result)))")
         }
@@ -187,17 +204,25 @@ final class _FileLock: @unchecked Sendable {
     private static func removeStaleCreations(of name: String, in directory: String) {
         let prefix = "." + name + ".faststore-new-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        _FileIdentity.registry.lock()
+        defer { _FileIdentity.registry.unlock() }
         for stale in names where stale.hasPrefix(prefix) {
             let path = directory + "/" + stale
+            // NB: another creation of this process is never opened (see
+            // `existing(at:)`).
+            var before = stat()
+            guard stat(path, &before) == 0, !_FileIdentity.isOwned(_FileIdentity(before)) else { continue }
             let fd = open(path, O_RDWR | O_CLOEXEC)
             guard fd >= 0 else { continue }
             var info = stat()
-            if fstat(fd, &info) == 0, _FileIdentity.register(_FileIdentity(info)) {
-                // NB: locked by no one: its creator died before moving it.
-                if lock(fd) == 0 { unlink(path) }
-                _FileIdentity.unregister(_FileIdentity(info))
+            guard fstat(fd, &info) == 0, _FileIdentity.register(_FileIdentity(info)) else {
+                _FileIdentity.park(fd, on: _FileIdentity(info))
+                continue
             }
+            // NB: locked by no one: its creator died before moving it.
+            if lock(fd) == 0 { unlink(path) }
             close(fd)
+            _FileIdentity.unregister(_FileIdentity(info))
         }
     }
 
@@ -235,12 +260,11 @@ final class _FileLock: @unchecked Sendable {
     /// Releases the ownership (idempotent).
     func release() {
         guard descriptor >= 0 else { return }
-        // NB: unregistered while the descriptor still holds the inode (see
-        // `init`).
-        if let identity { _FileIdentity.unregister(identity) }
-        identity = nil
+        // NB: closed before it leaves the registry (see `init`).
         close(descriptor)
         descriptor = -1
+        if let identity { _FileIdentity.unregister(identity) }
+        identity = nil
     }
 
     deinit { release() }
@@ -257,16 +281,42 @@ struct _FileIdentity: Hashable {
         inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
 
-    // NB: the files this process owns, across every PersistentState.
+    // NB: the files this process owns, across every PersistentState, and
+    // the descriptors opened on them by a refused open, closed when their
+    // owner lets go. Recursive: `_FileLock.existing(at:)` holds it from the
+    // check of the path to the registration.
     private nonisolated(unsafe) static var owned: Set<_FileIdentity> = []
-    private static let ownedLock = NSLock()
+    private nonisolated(unsafe) static var parked: [_FileIdentity: [Int32]] = [:]
+    static let registry = NSRecursiveLock()
+
+    /// Whether `identity` is owned in this process.
+    static func isOwned(_ identity: _FileIdentity) -> Bool {
+        registry.withLock { owned.contains(identity) }
+    }
 
     /// Adds `identity` to the files owned: `false` when it is owned already.
     static func register(_ identity: _FileIdentity) -> Bool {
-        ownedLock.withLock { owned.insert(identity).inserted }
+        registry.withLock { owned.insert(identity).inserted }
     }
 
+    /// Removes `identity` from the files owned, and closes the descriptors
+    /// parked on it.
     static func unregister(_ identity: _FileIdentity) {
-        ownedLock.withLock { _ = owned.remove(identity) }
+        let descriptors = registry.withLock {
+            owned.remove(identity)
+            return parked.removeValue(forKey: identity) ?? []
+        }
+        for fd in descriptors { close(fd) }
+    }
+
+    /// Keeps `fd`, opened on the owned `identity`, open until its owner
+    /// unregisters it (closed now when nobody owns it).
+    static func park(_ fd: Int32, on identity: _FileIdentity) {
+        let closeNow = registry.withLock {
+            guard owned.contains(identity) else { return true }
+            parked[identity, default: []].append(fd)
+            return false
+        }
+        if closeNow { close(fd) }
     }
 }

@@ -26,6 +26,9 @@ import GRDB
 /// is damaged, or holds something else is refused and left as it was.
 struct _StateDatabase {
     static let format = "1"
+    /// Sequence numbers a file may hold: a save counts on from them by one
+    /// per batch, and a larger one (only damage makes it) would overflow.
+    static let sequenceLimit: Int64 = 1 << 62
     // NB: created with the others in a new file, and on its own in a file
     // written before it existed (format 1 without it reads the same).
     private static let historyTable = "faststore_history (id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, entries BLOB NOT NULL, checksum INTEGER NOT NULL)"
@@ -111,6 +114,11 @@ struct _StateDatabase {
                 guard snapshots.count == 1 else { throw snapshotPlace.damage("it holds \(snapshots.count) snapshots, not one") }
                 guard try snapshotPlace.integer(snapshot, 1, "id") == 1 else { throw snapshotPlace.damage("the snapshot's id is not 1") }
                 let sequence = try snapshotPlace.integer(snapshot, 2, "sequence")
+                // NB: no save reaches such a number, and counting on from it
+                // would overflow.
+                guard (0 ..< _StateDatabase.sequenceLimit).contains(sequence) else {
+                    throw snapshotPlace.damage("the snapshot's sequence \(sequence) is out of range")
+                }
                 let state = try snapshotPlace.blob(snapshot, 3, "state")
                 guard _Checksum.of(state) == (try snapshotPlace.integer(snapshot, 4, "checksum")) else {
                     throw snapshotPlace.damage("the snapshot's checksum does not match its contents")
@@ -141,6 +149,9 @@ struct _StateDatabase {
                         guard rows.count == 1 else { throw place.damage("it holds \(rows.count) histories, not one") }
                         guard try place.integer(row, 1, "id") == 1 else { throw place.damage("the history's id is not 1") }
                         let saved = try place.integer(row, 2, "sequence")
+                        guard (0 ..< _StateDatabase.sequenceLimit).contains(saved) else {
+                            throw place.damage("the saved history's sequence \(saved) is out of range")
+                        }
                         let entries = try place.blob(row, 3, "entries")
                         guard _Checksum.of(entries) == (try place.integer(row, 4, "checksum")) else {
                             throw place.damage("the checksum of the saved history does not match its contents")

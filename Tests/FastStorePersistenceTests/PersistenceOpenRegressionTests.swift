@@ -21,6 +21,12 @@ import Darwin
         ("faststore_log", "UPDATE faststore_log SET checksum = 'x' WHERE sequence = (SELECT max(sequence) FROM faststore_log)"),
         ("faststore_meta", "UPDATE faststore_meta SET value = NULL WHERE key = 'version'"),
         ("faststore_history", "UPDATE faststore_history SET entries = 7"),
+        // Numbers no save reaches: counting on from them overflowed (a trap
+        // at open, or in the saver after it; from a review).
+        ("faststore_snapshot", "UPDATE faststore_snapshot SET sequence = 9223372036854775807"),
+        ("faststore_snapshot", "UPDATE faststore_snapshot SET sequence = 9223372036854775806"),
+        ("faststore_snapshot", "UPDATE faststore_snapshot SET sequence = -2"),
+        ("faststore_history", "UPDATE faststore_history SET sequence = 9223372036854775807"),
     ])
     func aHandEditedColumnIsRefusedNamingItsTableAndRow(table: String, sql: String) async throws {
         let folder = temporaryDirectory()
@@ -182,5 +188,37 @@ import Darwin
         try input.fileHandleForWriting.close()
         child.waitUntilExit()
         #expect(child.terminationStatus == 0)
+    }
+
+    /// Regression (a review): an open refused in this process closed its
+    /// descriptor of the owned file, and closing any descriptor of a file
+    /// drops every POSIX lock the process holds on it: another process was
+    /// then let in beside the owner.
+    @Test func anOpenRefusedInThisProcessKeepsOtherProcessesOut() throws {
+        let folder = temporaryDirectory()
+        let path = folder.appendingPathComponent("state.sqlite").path
+        let first = try PersistentState(path: path, initial: CrashModel.initial())
+        for (name, spelling) in try Self.spellings(of: path, in: folder) {
+            do {
+                let second = try PersistentState(path: spelling, initial: CrashModel.initial())
+                try second.close()
+                Issue.record("a second owner here through \(name) was accepted")
+            } catch {
+                guard case .fileInUse = error else {
+                    Issue.record("a second owner here through \(name): \(error)")
+                    continue
+                }
+            }
+        }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: PersistenceCrashTests.childPath)
+        child.arguments = ["open", path]
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        #expect(text.contains("refused") && text.contains("fileInUse"), "another process after refusals here: \(text)")
+        try first.close()
     }
 }

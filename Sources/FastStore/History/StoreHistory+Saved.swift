@@ -37,6 +37,9 @@ package struct _SavedHistory<State: Codable>: Codable {
     /// Why a decoded history cannot be restored, or `nil`.
     package var problem: String? {
         if patches.isEmpty { return "it holds no entry" }
+        // NB: numbers no history reaches (and whose arithmetic would
+        // overflow) are damage, not a trap.
+        if first < 0 || first > Int.max / 4 { return "its first entry \(first) is out of range" }
         if current < first || current >= first + patches.count {
             return "its current entry \(current) is not among its entries \(first)..<\(first + patches.count)"
         }

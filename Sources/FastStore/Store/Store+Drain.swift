@@ -32,13 +32,18 @@ extension Store {
         let context = _TrackingContext.current
         let outerStore = context.drainingStore
         let outerObserves = context.observesReads
+        let outerCalling = context.callingObserversOf
         context.drainingStore = ObjectIdentifier(self)
         // NB: reducers, middleware and subscribers do not register
-        // Observation accesses, whatever the thread read before.
+        // Observation accesses, whatever the thread read before, nor does
+        // a drain started from an observer's `onChange` (which this drain's
+        // own Observation phase marks again).
         context.observesReads = false
+        context.callingObserversOf = nil
         defer {
             context.drainingStore = outerStore
             context.observesReads = outerObserves
+            context.callingObserversOf = outerCalling
         }
 
         // NB: only the draining thread writes `_guarded.pointee.state`, so it
