@@ -74,8 +74,10 @@ extension _HistoryTimeline {
         at index: Int, currentState: State, codec: _HistoryPatchCodec<State>, towardCurrent: Bool = false
     ) throws -> State where Entry == _HistoryRecord<State, Action> {
         let start: Int?
+        // NB: an entry without a patch holds its state: only those that do
+        // are read (through the flags: `holdingState(in:)`).
         if towardCurrent && index != current
-            && entries(index < current ? index + 1 ... current : current + 1 ... index).allSatisfy({ $0?.patch != nil }) {
+            && holdingState(in: index < current ? index + 1 ... current : current + 1 ... index).allSatisfy({ self[$0]!.patch != nil }) {
             start = current
         } else {
             start = nearestHoldingState(to: index, toward: towardCurrent ? current : nil)

@@ -84,6 +84,17 @@ internal struct _HistoryTimeline<Entry: _TimelineEntry> {
         return nil
     }
 
+    /// The kept entries of `range` that hold their whole state, in order.
+    ///
+    /// - Complexity: O(`range.count`), in a plain array of flags (no
+    ///   generic entry is read: the history's code may run unspecialized,
+    ///   where a copied entry is boxed).
+    func holdingState(in range: ClosedRange<Int>) -> [Int] {
+        var found: [Int] = []
+        for i in range where holding[head + i - firstIndex] { found.append(i) }
+        return found
+    }
+
     /// Changes the kept entry numbered `index` (nothing when it is not kept).
     mutating func update(_ index: Int, _ body: (inout Entry) -> Void) {
         let k = index - firstIndex
