@@ -111,6 +111,20 @@ import Darwin
 
     /// The same file through a symlink, a hard link, a path with `..`, and
     /// a relative path.
+    /// What the child process prints when it opens `path` (`opened`, or
+    /// `refused` and the error).
+    static func openInAnotherProcess(_ path: String) throws -> String {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: PersistenceCrashTests.childPath)
+        child.arguments = ["open", path]
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        return text
+    }
+
     static func spellings(of path: String, in folder: URL) throws -> [(String, String)] {
         let symlink = folder.appendingPathComponent("link.sqlite").path
         try FileManager.default.createSymbolicLink(atPath: symlink, withDestinationPath: path)
@@ -152,14 +166,7 @@ import Darwin
         let first = try PersistentState(path: path, initial: CrashModel.initial())
         let spellings = try Self.spellings(of: path, in: folder)
         for (name, spelling) in spellings where name == "a symlink" || name == "a hard link" {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: PersistenceCrashTests.childPath)
-            child.arguments = ["open", spelling]
-            let output = Pipe()
-            child.standardOutput = output
-            try child.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            child.waitUntilExit()
+            let text = try Self.openInAnotherProcess(spelling)
             #expect(text.contains("refused") && text.contains("fileInUse"), "another process through \(name): \(text)")
         }
         try first.close()
@@ -210,14 +217,7 @@ import Darwin
                 }
             }
         }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: PersistenceCrashTests.childPath)
-        child.arguments = ["open", path]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
+        let text = try Self.openInAnotherProcess(path)
         #expect(text.contains("refused") && text.contains("fileInUse"), "another process after refusals here: \(text)")
         try first.close()
     }
