@@ -21,16 +21,15 @@ public func environmentRuns(fallback: Int) -> Int {
     return runs
 }
 
-/// `actual == expected` while `unlinked` is 0; `actual >= expected` after.
+/// `actual == expected`, with `unlinked` at 0.
 ///
-/// `unlinked` is the counted object's own count of states the change log
-/// could not link to the one it saw before (a `Derived`'s
-/// `_unlinkedChecks`, a consumer's `_statistics.unlinkedConsumes`). The
-/// log keeps the last 128 drains of every store in the process, so tests
-/// running in parallel can push out a drain this test's store made; the
-/// object then computes or evaluates again (correct, more work), and each
-/// such state can only add to the count, never hide a change. Read from
-/// the object itself: no process-wide counter, which other tests move.
+/// `unlinked` is the counted object's own count of states its store's
+/// change log could not link to the one it saw before (a `Derived`'s
+/// `_unlinkedChecks`, a consumer's `_statistics.unlinkedConsumes`). Each
+/// store has its own log of its last 128 drains, so tests running in
+/// parallel never push this test's drains out: a test that stays within
+/// 128 drains of what it counts gets exact counts. Read from the object
+/// itself: no process-wide counter, which other tests move.
 public func counts(_ actual: Int, _ expected: Int, unlinked: Int) -> Bool {
-    unlinked == 0 ? actual == expected : actual >= expected
+    unlinked == 0 && actual == expected
 }

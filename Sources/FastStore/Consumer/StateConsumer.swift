@@ -258,7 +258,7 @@ public final class StateConsumer<State> {
                 proven = proofSpans
                 journaled = true
             } else {
-                journaled = _ChangeLog.shared.spans(from: lastRoot, to: newRoot, into: &_turn.spans)
+                journaled = _ChangeLog.spans(from: lastRoot, to: newRoot, into: &_turn.spans, cached: &_turn.changeLog)
             }
         }
         _turn.hubAnchor = hub != nil && newRoot != nil ? _HubAnchor(hub: hub!, root: newRoot!) : nil
@@ -455,6 +455,9 @@ internal struct _ConsumerTurnOwned<State> {
     @usableFromInline var candidates: [Int] = []
     @usableFromInline var plan: [ConsumerHandle<State>] = []
     @usableFromInline var spans: [_DrainChanges] = []
+    /// The change log of the store whose states this consumer is handed,
+    /// once a consume found it.
+    @usableFromInline var changeLog: _ChangeLog?
     /// The number of the state being consumed (see `_currentTag`).
     @usableFromInline var tag: UInt64 = 0
     /// Evaluations not yet added to the statistics (see `_flushEvaluations`).

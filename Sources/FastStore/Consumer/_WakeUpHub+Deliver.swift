@@ -25,7 +25,7 @@ extension _WakeUpHub {
                 spans.append(drained)
                 journaled = true
             } else {
-                journaled = _ChangeLog.shared.spans(from: oldRoot, to: newRoot, into: &spans)
+                journaled = _ChangeLog.spans(from: oldRoot, to: newRoot, into: &spans, cached: &changeLog)
             }
         }
 

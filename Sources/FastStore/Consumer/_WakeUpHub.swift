@@ -117,6 +117,9 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
 
     // Owned by `deliver`:
     @exclusivity(unchecked) @usableFromInline var spans: [_DrainChanges] = []
+    /// The change log of the store whose states this hub delivers, once a
+    /// delivery found it.
+    @exclusivity(unchecked) @usableFromInline var changeLog: _ChangeLog?
     @exclusivity(unchecked) @usableFromInline var candidates: [Int] = []
     @exclusivity(unchecked) @usableFromInline var plan: [Wake] = []
 

@@ -79,10 +79,13 @@ public final class Derived<State, Value: Equatable> {
         let root = rootReader(state)
         _lock.lock()
         let entry = _guarded.entry
+        var changeLog = _guarded.changeLog
         _lock.unlock()
         var holds: Bool? = false
         if let entry {
-            holds = entry.memo._holds(from: entry.root, to: root)
+            let known = changeLog
+            holds = entry.memo._holds(from: entry.root, to: root, changeLog: &changeLog)
+            if changeLog !== known { _lock.withLock { _guarded.changeLog = changeLog } }
             // NB: the change log could not link the memo's state to this
             // later version of the same root (a drain dropped from it).
             if holds == nil, entry.root.node == root.node, entry.root.version < root.version {
@@ -154,6 +157,8 @@ internal struct _DerivedGuarded<Value> {
     @usableFromInline var unlinkedChecks = 0
     /// A recorder for the next computation, kept with its buffer.
     @usableFromInline var spareRecorder: _ReadRecorder?
+    /// The change log that linked the last states this value was read on.
+    @usableFromInline var changeLog: _ChangeLog?
     @inlinable init() {}
 }
 

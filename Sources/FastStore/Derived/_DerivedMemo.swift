@@ -74,13 +74,14 @@ internal final class _DerivedMemo<Value>: @unchecked Sendable {
     /// state at `new`: `true` for the same root and stamp, or logged store
     /// drains from one to the other none of whose writes affects what it
     /// read; `false` when one does; `nil` when the change log cannot link
-    /// the two (the memo may not hold).
+    /// the two (the memo may not hold). `changeLog` is the log that linked
+    /// states last, replaced by the one that links these.
     ///
     /// - Complexity: O(1) for the same stamp; else O(the drains' writes).
     @inlinable
-    func _holds(from old: _RootVersion, to new: _RootVersion) -> Bool? {
+    func _holds(from old: _RootVersion, to new: _RootVersion, changeLog: inout _ChangeLog?) -> Bool? {
         if old == new { return true }
-        return _ChangeLog.shared.mayHaveWritten(from: old, to: new) { node, kind in
+        return _ChangeLog.mayHaveWritten(from: old, to: new, cached: &changeLog) { node, kind in
             _isAffected(by: node, kind)
         }.map { !$0 }
     }

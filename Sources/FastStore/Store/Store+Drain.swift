@@ -114,7 +114,8 @@ extension Store {
         let changes = _journal.recordStep(
             oldRoot: _rootVersion?(_owned.pointee.working),
             newRoot: { _rootVersion!(_owned.pointee.working) },
-            reusing: &_owned.pointee.spareChanges
+            reusing: &_owned.pointee.spareChanges,
+            log: _changeLog
         ) { _reduceBatch(first: first) }
         context._recycler = outerRecycler
         // NB: the batch (with `first`) is set aside (a swap), not cleared,

@@ -88,7 +88,7 @@ extension Store {
             step = _DrainChanges(writes: [], oldRoot: rootVersion(current), newRoot: rootVersion(target), isChained: false)
         }
         _owned.pointee.working = published
-        _ChangeLog.shared.publish(step)
+        _changeLog.publish(step)
         changes = step
         return true
     }

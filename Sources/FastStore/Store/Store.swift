@@ -68,6 +68,8 @@ public final class Store<State, Action> {
     @usableFromInline let _owned: UnsafeMutablePointer<_StoreDrainOwned<State, Action>>
     @usableFromInline let _lock = _Lock()
     @usableFromInline let _journal = _WriteJournal()
+    /// This store's recent drains, where watchers find what a drain wrote.
+    @usableFromInline let _changeLog = _ChangeLog.forStore()
     /// Reuses the list nodes a drain's writes replaced (see `_NodeRecycler`).
     @usableFromInline let _recycler = _NodeRecycler()
 

@@ -18,6 +18,11 @@ public enum _DrainSimulator {
     /// drain's changes as a store does, then calls `notify` with the new
     /// state.
     ///
+    /// The changes go to the change log a watcher found for `state` (its
+    /// consumer keeps it), else to a new one that lives as long as a
+    /// watcher keeps it: a drain nobody was told of is forgotten, unless
+    /// the drains go through one ``_SimulatedDrains``, which keeps its log.
+    ///
     /// - Complexity: the cost of `mutate` plus O(1) per versioned write,
     ///   plus the cost of `notify`.
     public static func drain<State>(
@@ -35,6 +40,8 @@ public enum _DrainSimulator {
 public final class _SimulatedDrains<State> {
     @usableFromInline let rootReader: ((State) -> _RootVersion)?
     @usableFromInline let journal = _WriteJournal()
+    /// The simulated store's change log, from its first drain on.
+    @usableFromInline var log: _ChangeLog?
     /// A drain the change log handed back, for the next one.
     @usableFromInline var spare: _DrainChanges?
 
@@ -50,8 +57,14 @@ public final class _SimulatedDrains<State> {
         // whole call).
         var reusable = spare
         spare = nil
+        let oldRoot = rootReader?(state)
+        if log == nil, let oldRoot {
+            // NB: a state whose log a watcher still holds continues that
+            // log, as its store would.
+            log = _ChangeLogDirectory.shared.logs(under: oldRoot.node).first ?? .forStore()
+        }
         _ = try journal.recordStep(
-            oldRoot: rootReader?(state), newRoot: { rootReader!(state) }, reusing: &reusable
+            oldRoot: oldRoot, newRoot: { rootReader!(state) }, reusing: &reusable, log: log
         ) { try mutate(&state) }
         spare = reusable
         try notify(state)

@@ -214,7 +214,7 @@ extension _WriteJournal {
     /// One journaled step, as every drain takes it (the store's, and the
     /// simulated ones of tests and benchmarks): runs `body` under this
     /// journal (reset first), then makes the step's changes from the
-    /// journal and logs them in the change log, where consumers find a
+    /// journal and logs them in the store's change log, where consumers find a
     /// drain's writes by the root stamp it produced. With `oldRoot` `nil`
     /// (plain state) it only runs `body`.
     ///
@@ -224,6 +224,7 @@ extension _WriteJournal {
     ///   - newRoot: The root after the step (read once `body` returned).
     ///   - spare: A drain the log handed back to reuse (taken), replaced by
     ///     the one the log hands back now.
+    ///   - log: The store's change log (`nil` only for plain state).
     ///   - body: The step's mutations.
     /// - Returns: The step's changes, `nil` for plain state.
     /// - Complexity: `body`, plus O(1) per journaled write, plus the log's
@@ -233,6 +234,7 @@ extension _WriteJournal {
         oldRoot: _RootVersion?,
         newRoot: () -> _RootVersion,
         reusing spare: inout _DrainChanges?,
+        log: _ChangeLog?,
         _ body: () throws -> Void
     ) rethrows -> _DrainChanges? {
         guard let oldRoot else {
@@ -244,7 +246,7 @@ extension _WriteJournal {
         let changes = _DrainChanges.make(journal: self, oldRoot: oldRoot, newRoot: newRoot(), reusing: &spare)
         // NB: the log hands back a drain it dropped and nobody holds: the
         // next step's changes and its writes' buffer.
-        spare = _ChangeLog.shared.publish(changes)
+        spare = log?.publish(changes)
         return changes
     }
 }

@@ -321,10 +321,11 @@ private final class Recorder: @unchecked Sendable {
         consumer.add({ $0.m1.y }) { (new: Int) in log("y \(new)") }
         consumer.consume(newState: state)
         _ = log.take()
-        // A drain the consumer did not see: the change log still holds it,
-        // so the next consume covers both drains' writes.
-        _DrainSimulator.drain(&state, { $0.m1.y = 10 }, notify: { _ in })
-        _DrainSimulator.drain(&state, { $0.m2.y = 10 }, notify: { consumer.consume(newState: $0) })
+        // A drain the consumer did not see: the (simulated) store's change
+        // log still holds it, so the next consume covers both drains' writes.
+        let drains = _SimulatedDrains<TreeState>()
+        drains.drain(&state, { $0.m1.y = 10 }, notify: { _ in })
+        drains.drain(&state, { $0.m2.y = 10 }, notify: { consumer.consume(newState: $0) })
         #expect(log.take() == ["y 10"])
         #expect(consumer._statistics.journaledConsumes == 1)
         // A mutation outside any drain: nothing proves the step.

@@ -213,9 +213,9 @@ import Testing
                     return false
                 }
                 let dropped = subject.unlinkedChecks() != unlinkedBefore
-                // NB: a drain dropped from the shared change log (tests run
-                // in parallel) makes a read compute again: correct, and
-                // allowed only then: when the derived value's own check
+                // NB: a memo more than the store's 128 logged drains behind
+                // this state (a jump forward) is computed again: correct,
+                // and allowed only then: when the derived value's own check
                 // found its memo's state unlinked to this one.
                 guard ran == (expected ? 1 : 0) || (dropped && ran == 1) else {
                     Issue.record("seed \(seed) (FASTSTORE_SEED=\(seed)): \(subject.name) at step \(t) computed \(ran) times, expected \(expected ? 1 : 0); \(context())")

@@ -37,10 +37,9 @@ import Testing
         }
     }
 
-    // NB: exact counts of computations and evaluations hold while the
-    // counted object was handed no state the shared change log could not
-    // link (`counts(_:_:unlinked:)`, with the object's own count): a drain
-    // dropped from the log by tests running in parallel can only add work.
+    // NB: exact counts of computations and evaluations, and no state the
+    // store's change log could not link (`counts(_:_:unlinked:)`, with the
+    // object's own count): each store logs its own drains.
 
     @Test func oneComputationIsSharedByEveryConsumer() {
         let store = Self.makeStore()
@@ -180,9 +179,6 @@ import Testing
         store.dispatch(.toggle(3))
         #expect(await iterator.next() == 49, "the bump yielded nothing")
         #expect(remaining(store.state) == 49)
-        // NB: a drain dropped from the shared log by tests in parallel
-        // makes one more computation (correct), counted in the derived
-        // value's own unlinked checks.
         #expect(counts(remaining._computeCount, 2, unlinked: remaining._unlinkedChecks),
                 "the sequence and this read share one computation per change")
     }

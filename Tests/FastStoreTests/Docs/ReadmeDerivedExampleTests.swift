@@ -35,8 +35,6 @@ private enum Action: Sendable { case add(Int), toggle(Int), filter(Filter) }
             }
         }
         for id in 0 ..< 1_000 { store.dispatch(.add(id)) }
-        // NB: exact counts hold while no drain was dropped from the shared
-        // change log (tests in parallel can only add work).
 
         let remaining = Derived { (state: Versioned<TodoApp>) in state.todos.fold(Remaining.self) }
         let title = Derived { (state: Versioned<TodoApp>) in "\(remaining(state)) left" }

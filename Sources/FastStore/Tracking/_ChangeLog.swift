@@ -1,0 +1,186 @@
+import Atomics
+
+/// One store's recent drains' changes, by the root stamp they produced: how a
+/// ``StateConsumer`` learns what a drain wrote, whatever path the state took
+/// to reach it (a store subscription on the draining thread, a main-queue
+/// delivery that skipped states, a subscriber that calls
+/// `consume(newState:)` later or on another thread).
+///
+/// Stamps never repeat, so the root stamp a drain produced names that drain:
+/// a consumer whose last state is at root stamp `a` and that is handed a
+/// state at root stamp `b` asks for the drains from `a` to `b` and gets
+/// their writes, or nothing when the log cannot prove the whole step (a
+/// state built elsewhere, a broken chain, an evicted drain). Nothing is the
+/// slow path: every selector runs and compares.
+///
+/// Each store owns one, and only its drains (and history moves) are logged
+/// there, so what another store does never pushes this store's drains out.
+/// A watcher handed a state finds the log through the root node the state
+/// carries (``_ChangeLogDirectory``), and keeps it for the next state.
+///
+/// Bounded: a ring of the last ``capacity`` drains, holding at most
+/// ``writeCapacity`` writes in all (older drains are dropped first).
+@usableFromInline
+internal final class _ChangeLog: @unchecked Sendable {
+    // NB: `@unchecked Sendable`: every field is guarded by `lock`, except
+    // `registeredNode`, which only the owner's drain (serial) writes and
+    // whose atomic others load.
+    /// A store's: the last 128 drains, 32,768 writes in all.
+    @inlinable static func forStore() -> _ChangeLog { _ChangeLog(capacity: 128, writeCapacity: 1 << 15) }
+
+    @usableFromInline let lock = _Lock()
+    @usableFromInline let capacity: Int
+    @usableFromInline let writeCapacity: Int
+    /// The logged drains, a ring: `ring[(start + k) % capacity]` for `k` in
+    /// `0 ..< count`, oldest first.
+    // NB: a ring searched from the newest entry rather than a dictionary: a
+    // consumer almost always asks for the latest drain, found at the first
+    // comparison, with no hashing.
+    @exclusivity(unchecked) @usableFromInline var ring: [_DrainChanges?]
+    @exclusivity(unchecked) @usableFromInline var start = 0
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) @usableFromInline var writeCount = 0
+    /// How many drains were dropped since the log was made: a consume that
+    /// needed one of them compared instead (tests tell that case apart).
+    @exclusivity(unchecked) @usableFromInline var droppedCount = 0
+
+    /// The root node whose drains this log holds, as the directory files
+    /// it (0: none yet).
+    @usableFromInline let registeredNode = ManagedAtomic<UInt64>(0)
+
+    /// An empty log; its ring is allocated at the first publish.
+    ///
+    /// - Complexity: O(1).
+    @usableFromInline
+    init(capacity: Int, writeCapacity: Int) {
+        precondition(capacity > 0, "a change log holds at least one drain")
+        self.capacity = capacity
+        self.writeCapacity = writeCapacity
+        ring = []
+    }
+
+    deinit {
+        let node = registeredNode.load(ordering: .relaxed)
+        if node != 0 { _ChangeLogDirectory.shared.remove(ObjectIdentifier(self), from: NodeID(rawValue: node)) }
+    }
+
+    /// Logs a drain's changes, when they are chained and changed the root.
+    ///
+    /// Returns a drain it dropped to make room that nothing else holds: the
+    /// caller may reuse it (`_DrainChanges._reuse`) for its next drain. A
+    /// consumer lets its spans go right after planning a consume, so once
+    /// the log is full that is the usual case, and a steady stream of
+    /// drains allocates neither changes nor buffers.
+    ///
+    /// - Complexity: O(1) amortized.
+    @inlinable @discardableResult
+    func publish(_ changes: _DrainChanges) -> _DrainChanges? {
+        guard changes.isChained, changes.oldRoot != changes.newRoot,
+              changes.writes.count <= writeCapacity else { return nil }
+        let node = changes.newRoot.node.rawValue
+        let previous = registeredNode.load(ordering: .relaxed)
+        if node != previous {
+            // NB: a new root (the first drain, or a reducer that assigned a
+            // whole new state): filed under it from now on.
+            _ChangeLogDirectory.shared.file(self, under: changes.newRoot.node, leaving: previous == 0 ? nil : NodeID(rawValue: previous))
+            registeredNode.store(node, ordering: .relaxed)
+        }
+        lock.lock()
+        if ring.isEmpty { ring = Array(repeating: nil, count: capacity) }
+        defer { lock.unlock() }
+        var reusable: _DrainChanges? = nil
+        while count == capacity || writeCount + changes.writes.count > writeCapacity {
+            let dropped = _dropOldest()
+            if reusable == nil { reusable = dropped }
+        }
+        ring[(start + count) % capacity] = changes
+        count += 1
+        writeCount += changes.writes.count
+        // NB: under the lock, so no other thread can take a new reference
+        // from the ring meanwhile; one that still holds it makes it shared.
+        if reusable != nil {
+            if isKnownUniquelyReferenced(&reusable) {
+                // NB: the last other holder released it outside this lock:
+                // order its reads before the caller's writes (the check
+                // itself promises no ordering).
+                atomicMemoryFence(ordering: .acquiring)
+            } else {
+                reusable = nil
+            }
+        }
+        return reusable
+    }
+
+    /// Must hold the lock.
+    @usableFromInline @discardableResult
+    func _dropOldest() -> _DrainChanges? {
+        let dropped = ring[start]
+        if let dropped { writeCount -= dropped.writes.count }
+        ring[start] = nil
+        start = (start + 1) % capacity
+        count -= 1
+        droppedCount &+= 1
+        return dropped
+    }
+
+    /// Replaces `spans` with the logged drains that lead from `old` to `new`,
+    /// oldest first. Returns `false` (leaving `spans` unspecified) when the
+    /// log cannot prove the whole step.
+    ///
+    /// - Complexity: O(drains logged since `old`'s drain), at most
+    ///   ``capacity``; O(1) for the latest drain.
+    @inlinable
+    func spans(from old: _RootVersion, to new: _RootVersion, into spans: inout [_DrainChanges]) -> Bool {
+        spans._removeAllKeepingCapacity()
+        guard old.node == new.node, old.version < new.version else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        var wanted = new.version
+        var k = count - 1
+        while wanted != old.version {
+            // Newest first: the drain that produced `wanted` is at or before k.
+            while k >= 0, ring[(start + k) % capacity]!.newRoot.version != wanted { k -= 1 }
+            guard k >= 0 else { return false }
+            let span = ring[(start + k) % capacity]!
+            guard span.newRoot.node == new.node, span.oldRoot.version >= old.version else { return false }
+            spans.append(span)
+            wanted = span.oldRoot.version
+            k -= 1
+        }
+        spans.reverse()
+        return true
+    }
+
+    /// Whether something that `isRelevant` selects was written between
+    /// `old` and `new`: `false` when the log proves the whole step (see
+    /// ``spans(from:to:into:)``) and none of its writes is relevant, `true`
+    /// when one is, `nil` when the log cannot link `old` to `new` (a drain
+    /// dropped, a replaced root: anything may have changed). Used by ``Derived`` to tell whether its memo still holds,
+    /// without collecting the spans.
+    ///
+    /// `isRelevant` runs under the log's lock: it must not call into
+    /// FastStore or user code.
+    ///
+    /// - Complexity: O(drains logged since `old`'s drain + their writes),
+    ///   stopping at the first relevant write.
+    @inlinable
+    func mayHaveWritten(
+        from old: _RootVersion, to new: _RootVersion, where isRelevant: (NodeID, _WriteKind) -> Bool
+    ) -> Bool? {
+        guard old.node == new.node, old.version < new.version else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        var wanted = new.version
+        var k = count - 1
+        while wanted != old.version {
+            while k >= 0, ring[(start + k) % capacity]!.newRoot.version != wanted { k -= 1 }
+            guard k >= 0 else { return nil }
+            let span = ring[(start + k) % capacity]!
+            guard span.newRoot.node == new.node, span.oldRoot.version >= old.version else { return nil }
+            for write in span.writes where isRelevant(write.node, write.kind) { return true }
+            wanted = span.oldRoot.version
+            k -= 1
+        }
+        return false
+    }
+}
