@@ -10,7 +10,7 @@ public struct UsageError: Error, CustomStringConvertible, Sendable {
 /// Profile files by name, from the profiles directory.
 public enum ProfileCatalog {
     /// The order of the shipped profiles in tables; others follow by name.
-    static let order = ["todo", "feed", "deep-tree", "many-screens", "screens-100", "screens-100-watched", "screens-1000", "burst", "bulk-edit", "list-edit", "remaining",
+    static let order = ["todo", "feed", "deep-tree", "many-screens", "screens-100", "screens-100-watched", "screens-1000", "toggle-woken", "toggle-unwatched", "burst", "bulk-edit", "list-edit", "remaining",
                         // Profiles/js-framework/, in js-framework-benchmark's order.
                         "js-create-1k", "js-replace-1k", "js-update-10th-10k", "js-select-1k", "js-swap-1k", "js-remove-1k", "js-create-10k", "js-append-1k-to-10k", "js-clear-1k"]
 

@@ -206,6 +206,10 @@ public enum EntityPool: String, Sendable, Codable, CaseIterable {
     /// changes a watched row, whatever the number of screens (how
     /// `screens-100-watched` and `screens-1000` compare like for like).
     case watched
+    /// The entities no `entity` consumer selects: every action changes a
+    /// row nobody watches (`toggle-unwatched`: what a dispatch costs with
+    /// nothing to wake).
+    case unwatched
 }
 
 /// The entity field an `updateEntities` action writes, or a `sortEntities`

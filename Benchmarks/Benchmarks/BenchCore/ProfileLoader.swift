@@ -239,6 +239,18 @@ public enum ProfileLoader {
                 throw ProfileError(file: file, field: "actions[\(i)].among", expected: "\"all\" when an action changes which entities the list holds (\(s.1) is \(s.0.kind.rawValue))", found: "\"watched\"")
             }
         }
+        // Drawing among the unwatched entities needs some, from a list
+        // whose entities stay.
+        if let i = actions.firstIndex(where: { $0.among == .unwatched }) {
+            let watchers = consumers.filter { $0.select == .entity }.reduce(0) { $0 + $1.count }
+            let wanted = max(1, actions[i].entities)
+            guard entities - watchers >= wanted else {
+                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "at least \(wanted) entities no entity consumer selects", found: "\"unwatched\" with \(entities) entities and \(watchers) entity consumers")
+            }
+            if let s = structural {
+                throw ProfileError(file: file, field: "actions[\(i)].among", expected: "\"all\" when an action changes which entities the list holds (\(s.1) is \(s.0.kind.rawValue))", found: "\"unwatched\"")
+            }
+        }
         // `every` counts positions: ids are positions only while nothing
         // inserts, removes, moves or sorts.
         if let i = actions.firstIndex(where: { $0.every > 0 }), let s = structural {

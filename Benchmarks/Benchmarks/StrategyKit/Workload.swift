@@ -159,6 +159,12 @@ public struct Workload: Sendable {
         var watchedSet = Set<Int>()
         for case .entity(let id) in selections { watchedSet.insert(id) }
         let watched = watchedSet.sorted()
+        // NB: the loader refuses structural actions beside `unwatched`, so
+        // the live ids are 0..<entities for the whole run.
+        let unwatched = profile.actions.contains { $0.among == .unwatched }
+            ? (0..<entities).filter { !watchedSet.contains($0) } : []
+        precondition(unwatched.count > 0 || !profile.actions.contains { $0.among == .unwatched },
+                     "profile \(profile.name): every one of the \(entities) entities is watched; actions among \"unwatched\" need one that is not")
 
         let totalWeight = profile.actions.reduce(0) { $0 + $1.weight }
         let count = warmup + maxDispatches
@@ -198,6 +204,12 @@ public struct Workload: Sendable {
                         picked.insert(watched[Int.random(in: 0..<watched.count, using: &rng)])
                     }
                     chosen = picked.sorted()
+                case .unwatched:
+                    var picked = Set<Int>()
+                    while picked.count < min(spec.entities, unwatched.count) {
+                        picked.insert(unwatched[Int.random(in: 0..<unwatched.count, using: &rng)])
+                    }
+                    chosen = picked.sorted()
                 }
                 return WorkloadAction(kind: .updateEntities(spec.field, chosen), title: title)
             case .insertEntities:
@@ -232,6 +244,7 @@ public struct Workload: Sendable {
                 switch spec.among {
                 case .all: id = live.distinct(1, using: &rng).first
                 case .watched: id = watched[Int.random(in: 0..<watched.count, using: &rng)]
+                case .unwatched: id = unwatched[Int.random(in: 0..<unwatched.count, using: &rng)]
                 }
                 return WorkloadAction(kind: .selectEntity(id), title: "")
             }

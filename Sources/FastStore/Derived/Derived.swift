@@ -83,9 +83,9 @@ public final class Derived<State, Value: Equatable> {
         _lock.unlock()
         var holds: Bool? = false
         if let entry {
-            let known = changeLog
+            let known = changeLog.map { ObjectIdentifier($0) }
             holds = entry.memo._holds(from: entry.root, to: root, changeLog: &changeLog)
-            if changeLog !== known { _lock.withLock { _guarded.changeLog = changeLog } }
+            if let found = changeLog, ObjectIdentifier(found) != known { _lock.withLock { _guarded.changeLog = found } }
             // NB: the change log could not link the memo's state to this
             // later version of the same root (a drain dropped from it).
             if holds == nil, entry.root.node == root.node, entry.root.version < root.version {

@@ -120,6 +120,7 @@ public final class Store<State, Action> {
     }
 
     deinit {
+        _changeLog.unfile()
         _guarded.deinitialize(count: 1)
         _guarded.deallocate()
         _owned.deinitialize(count: 1)

@@ -59,9 +59,14 @@ internal final class _ChangeLog: @unchecked Sendable {
         ring = []
     }
 
-    deinit {
-        let node = registeredNode.load(ordering: .relaxed)
-        if node != 0 { _ChangeLogDirectory.shared.remove(ObjectIdentifier(self), from: NodeID(rawValue: node)) }
+    /// Takes this log out of the directory: its owner goes away. Watchers
+    /// that found it may still hold it and read it.
+    ///
+    /// - Complexity: O(logs filed under its root node).
+    @usableFromInline
+    func unfile() {
+        let node = registeredNode.exchange(0, ordering: .relaxed)
+        if node != 0 { _ChangeLogDirectory.shared.remove(self, from: NodeID(rawValue: node)) }
     }
 
     /// Logs a drain's changes, when they are chained and changed the root.

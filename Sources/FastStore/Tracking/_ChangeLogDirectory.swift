@@ -3,24 +3,20 @@
 /// states carry.
 ///
 /// Two stores may file under one node (both started from one state value,
-/// whose root node their copies keep): the lookups try each. A log is filed
-/// weakly; its store holds it, and so may the watchers that found it.
+/// whose root node their copies keep): the lookups try each. A log stays
+/// filed until its owner (a store, a simulated store) goes away and
+/// unfiles it (``_ChangeLog/unfile()``); the watchers that found it may keep
+/// it longer.
+// NB: filed strongly, not weakly: a weak reference moves an object's
+// reference counts to a side table, and every retain and release of the
+// log (a consume takes one) would then take the runtime's slow path.
 @usableFromInline
 internal final class _ChangeLogDirectory: @unchecked Sendable {
     // NB: `@unchecked Sendable`: `logs` is guarded by `lock`.
     @usableFromInline static let shared = _ChangeLogDirectory()
 
-    @usableFromInline struct _Filed {
-        @usableFromInline weak var log: _ChangeLog?
-        @usableFromInline let id: ObjectIdentifier
-        @inlinable init(_ log: _ChangeLog) {
-            self.log = log
-            self.id = ObjectIdentifier(log)
-        }
-    }
-
     @usableFromInline let lock = _Lock()
-    @exclusivity(unchecked) @usableFromInline var logs: [NodeID: [_Filed]] = [:]
+    @exclusivity(unchecked) @usableFromInline var logs: [NodeID: [_ChangeLog]] = [:]
 
     @usableFromInline init() {}
 
@@ -31,26 +27,25 @@ internal final class _ChangeLogDirectory: @unchecked Sendable {
     func file(_ log: _ChangeLog, under node: NodeID, leaving previous: NodeID?) {
         lock.lock()
         defer { lock.unlock() }
-        if let previous { _remove(ObjectIdentifier(log), from: previous) }
-        logs[node, default: []].append(_Filed(log))
+        if let previous { _remove(log, from: previous) }
+        logs[node, default: []].append(log)
     }
 
-    /// Forgets the log `id` filed under `node` (a log going away), and any
-    /// log there that went away.
+    /// Forgets `log`, filed under `node`.
     ///
     /// - Complexity: O(logs filed under `node`).
     @usableFromInline
-    func remove(_ id: ObjectIdentifier, from node: NodeID) {
+    func remove(_ log: _ChangeLog, from node: NodeID) {
         lock.lock()
         defer { lock.unlock() }
-        _remove(id, from: node)
+        _remove(log, from: node)
     }
 
     /// Must hold the lock.
     @usableFromInline
-    func _remove(_ id: ObjectIdentifier, from node: NodeID) {
+    func _remove(_ log: _ChangeLog, from node: NodeID) {
         guard var filed = logs[node] else { return }
-        filed.removeAll { $0.id == id || $0.log == nil }
+        filed.removeAll { $0 === log }
         logs[node] = filed.isEmpty ? nil : filed
     }
 
@@ -62,7 +57,7 @@ internal final class _ChangeLogDirectory: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let filed = logs[node] else { return [] }
-        return filed.reversed().compactMap(\.log)
+        return filed.reversed()
     }
 }
 

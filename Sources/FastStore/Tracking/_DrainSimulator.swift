@@ -18,10 +18,11 @@ public enum _DrainSimulator {
     /// drain's changes as a store does, then calls `notify` with the new
     /// state.
     ///
-    /// The changes go to the change log a watcher found for `state` (its
-    /// consumer keeps it), else to a new one that lives as long as a
-    /// watcher keeps it: a drain nobody was told of is forgotten, unless
-    /// the drains go through one ``_SimulatedDrains``, which keeps its log.
+    /// The changes go to the change log filed under `state`'s root (its
+    /// store's, or a live ``_SimulatedDrains``'s), else to a new one, filed
+    /// until this call returns: a drain nobody was told of is then
+    /// forgotten, unless the drains go through one ``_SimulatedDrains``,
+    /// which keeps its log filed while it lives.
     ///
     /// - Complexity: the cost of `mutate` plus O(1) per versioned write,
     ///   plus the cost of `notify`.
@@ -42,12 +43,17 @@ public final class _SimulatedDrains<State> {
     @usableFromInline let journal = _WriteJournal()
     /// The simulated store's change log, from its first drain on.
     @usableFromInline var log: _ChangeLog?
+    /// Whether `log` was made here (and is unfiled here), rather than
+    /// found filed under the state's root.
+    @usableFromInline var ownsLog = false
     /// A drain the change log handed back, for the next one.
     @usableFromInline var spare: _DrainChanges?
 
     public init() {
         rootReader = _RootVersion.reader(for: State.self)
     }
+
+    deinit { if ownsLog { log?.unfile() } }
 
     /// As ``_DrainSimulator/drain(_:_:notify:)``.
     @inlinable
@@ -59,9 +65,14 @@ public final class _SimulatedDrains<State> {
         spare = nil
         let oldRoot = rootReader?(state)
         if log == nil, let oldRoot {
-            // NB: a state whose log a watcher still holds continues that
-            // log, as its store would.
-            log = _ChangeLogDirectory.shared.logs(under: oldRoot.node).first ?? .forStore()
+            // NB: a state whose log is filed (its store's, or a live
+            // simulated store's) continues that log.
+            if let filed = _ChangeLogDirectory.shared.logs(under: oldRoot.node).first {
+                log = filed
+            } else {
+                log = .forStore()
+                ownsLog = true
+            }
         }
         _ = try journal.recordStep(
             oldRoot: oldRoot, newRoot: { rootReader!(state) }, reusing: &reusable, log: log

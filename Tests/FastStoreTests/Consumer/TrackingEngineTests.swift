@@ -42,6 +42,7 @@ import Testing
         var rng = SeededGenerator(seed: 11)
         var state = TreeGen.state(&rng)
         let log = _ChangeLog(capacity: 4, writeCapacity: 1000)
+        defer { log.unfile() }
         var spans: [_DrainChanges] = []
         let start = state._trackingIdentity
         drain(&state, log) { $0.count += 1 }
@@ -71,6 +72,7 @@ import Testing
         var rng = SeededGenerator(seed: 12)
         var state = TreeGen.state(&rng)
         let log = _ChangeLog(capacity: 100, writeCapacity: 4)
+        defer { log.unfile() }
         var spans: [_DrainChanges] = []
         let start = state._trackingIdentity
         drain(&state, log) { $0.count += 1; $0.count += 1 }
