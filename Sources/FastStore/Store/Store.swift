@@ -206,9 +206,15 @@ public final class Store<State, Action> {
     /// that finds them all queued reduces them as one batch with one
     /// notification.
     ///
+    /// `actions` is iterated once, before the store's lock is taken: a lazy
+    /// sequence's closures may read the store, or dispatch.
+    ///
     /// - Complexity: O(`actions.count`) plus the reducer, when this call drains.
     @inlinable
     public func dispatch<S: Sequence>(contentsOf actions: S) where S.Element == Action {
+        // NB: an array is taken as it is (no copy); any other sequence is
+        // iterated here, outside the lock, as its code is the caller's.
+        let actions = Array(actions)
         _lock.lock()
         let mustDrain = _guarded.pointee.queue.enqueue(contentsOf: actions)
         _lock.unlock()
