@@ -137,9 +137,10 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// `earlierReadRenotifications`). Each outdated read is moved on to the
     /// generation seen, and the reads no tracking holds are dropped.
     ///
-    /// - Complexity: O(the thread's state reads, at most
-    ///   ``_ObservedThread/_stateReadLimit``): an atomic load each; the lock
-    ///   only when one is outdated.
+    /// - Complexity: O(the thread's state reads: at most
+    ///   ``_ObservedThread/_stateReadLimit``, or more when trackings hold
+    ///   reads of more stores): an atomic load each; the lock only when one
+    ///   is outdated.
     func _checkEarlierReads(_ thread: _ObservedThread, current look: _Look, epoch: UInt64) -> Bool {
         var outdated = false
         for read in thread.stateReads where read.publication.generation.load(ordering: .sequentiallyConsistent) != read.generation {
@@ -178,7 +179,9 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
 
     /// Notes a `state` read of `publication`'s store as the thread's latest
     /// of that store. With reads of ``_ObservedThread/_stateReadLimit``
-    /// stores kept, those no tracking holds go first, then the oldest.
+    /// stores kept, those no tracking holds go; a held one is never dropped
+    /// (a tracking may still read values of it), so a tracking that holds
+    /// reads of more stores keeps them all, at O(those stores) per read.
     func _recordStateRead(
         _ thread: _ObservedThread, _ publication: _Publication, _ generation: UInt64, _ look: _Look, _ epoch: UInt64
     ) {
@@ -190,7 +193,6 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
                 !(read.look.epoch == read.epoch && read.look.isLive && !isKnownUniquelyReferenced(&read.look.keyPath))
             }
             lock.unlock()
-            if thread.stateReads.count >= _ObservedThread._stateReadLimit { thread.stateReads.removeFirst() }
         }
         thread.stateReads.append(.init(publication: publication, generation: generation, look: look, epoch: epoch))
     }

@@ -17,10 +17,11 @@ internal final class _ObservedThread: _ReadObserver {
     /// `_Look`), at the use `lookEpoch` names.
     @exclusivity(unchecked) var look: _Look?
     @exclusivity(unchecked) var lookEpoch: UInt64 = 0
-    /// The latest `state` read of each store this thread read (at most
-    /// ``_stateReadLimit``, newest last), with the look it began: a value
-    /// from an earlier read may be read after a later one, so an observed
-    /// read checks them all (see `_ObservationHub._checkEarlierReads`).
+    /// The latest `state` read of each store this thread read (newest
+    /// last; past ``_stateReadLimit``, only those some tracking holds), with
+    /// the look it began: a value from an earlier read may be read after a
+    /// later one, so an observed read checks them all (see
+    /// `_ObservationHub._checkEarlierReads`).
     /// The thread's own; entries are dropped under the hub's lock.
     @exclusivity(unchecked) var stateReads: [_StateRead] = []
     static var _stateReadLimit: Int { 32 }
