@@ -52,7 +52,7 @@ enum PairAction: Sendable { case setA, setB }
         usleep(200_000)
         #expect(throws: PersistentStateError.self) { try file.close() }  // one last attempt: fails
         gate.signal()
-        #expect(returned.wait(timeout: .now() + 5) == .success, "waitUntilSaved() never returned")
+        #expect(returned.wait(timeout: .now() + 60) == .success, "waitUntilSaved() never returned")
     }
 
     /// R2: `close()` called from `onSaveFailure` (on the saver's thread)
@@ -76,7 +76,7 @@ enum PairAction: Sendable { case setA, setB }
         try file.waitUntilSaved()
         try file._limitPages(try file._pageCount())
         store.dispatch(.note(String(repeating: "x", count: 65_536)))
-        #expect(closed.wait(timeout: .now() + 5) == .success, "close() from onSaveFailure never returned")
+        #expect(closed.wait(timeout: .now() + 60) == .success, "close() from onSaveFailure never returned")
     }
 
     /// R2b: the last reference dropped inside `onSaveFailure` runs `deinit`,
@@ -119,7 +119,7 @@ enum PairAction: Sendable { case setA, setB }
         file = nil
         store = nil
         released.signal()
-        #expect(callbackReturned.wait(timeout: .now() + 5) == .success, "deinit on the saver's thread never returned")
+        #expect(callbackReturned.wait(timeout: .now() + 60) == .success, "deinit on the saver's thread never returned")
         #expect(weak.file == nil && weak.store == nil, "the file or the store outlived their last references")
     }
 
