@@ -131,50 +131,9 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         var restorable: Data?
         let database: _StateDatabase
         if let owner = try _FileLock.existing(at: path) {
-            // NB: SQLite creates a `-wal` and `-shm` to read a file in WAL
-            // mode: a refused open removes those it created.
-            let before = owner.sidecars()
-            let opened: _StateDatabase
-            do {
-                opened = try _StateDatabase(path: owner.path, reportedPath: path)
-            } catch {
-                owner.refused(sidecarsBefore: before)
-                throw error
-            }
-            do throws(PersistentStateError) {
-                let contents = try opened.read()
-                let last = contents.log.last?.sequence ?? contents.snapshotSequence
-                if contents.version == options.version {
-                    loaded = try _replay(State.self, contents, path: path)
-                    logged = contents.log.count
-                    if let history = contents.history, history.sequence == last { restorable = history.entries }
-                    try opened.prepare(creatingWith: nil, version: options.version)
-                } else if let migration = migrations.first(where: { $0.version == contents.version }) {
-                    // NB: everything in memory first; the file is written only
-                    // by the one transaction that replaces it.
-                    loaded = try migration.load(contents, path)
-                    let snapshot: Data
-                    do {
-                        snapshot = try JSONEncoder().encode(loaded)
-                    } catch {
-                        throw .migrationFailed(path: path, from: contents.version, reason: "the converted state does not encode: \(error)")
-                    }
-                    try opened.prepare(creatingWith: nil, version: options.version)
-                    try opened.replace(sequence: last, snapshot: snapshot, version: options.version)
-                    logged = 0
-                } else {
-                    throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
-                }
-                sequence = last
-            } catch {
-                // NB: a close that fails (it cannot: nothing else ran on
-                // the connection) would leave the connection to close when
-                // released; the refusal is what the caller needs.
-                try? opened.close()
-                owner.refused(sidecarsBefore: before)
-                throw error
-            }
-            database = opened
+            let opened = try Self._openExisting(owner, path: path, options: options, migrations: migrations)
+            (loaded, sequence, logged, restorable) = (opened.loaded, opened.sequence, opened.logged, opened.restorable)
+            database = opened.database
             fileLock = owner
         } else {
             // NB: a new file is written whole under another name and moved

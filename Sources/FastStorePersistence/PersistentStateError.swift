@@ -7,8 +7,10 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
     /// Another ``PersistentState`` (in this process or another one) has the
     /// file open. One owner at a time: close the other, or use another file.
     case fileInUse(path: String)
-    /// The file is not a SQLite database, or SQLite reports it damaged
-    /// (truncated, overwritten): `reason` is SQLite's message. The file is
+    /// The file is not a SQLite database, SQLite reports it damaged
+    /// (truncated, overwritten), or SQLite cannot read it without writing it
+    /// (a hot journal beside it: another program's transaction left
+    /// unfinished): `reason` is SQLite's message, or says so. The file is
     /// left as it was.
     case unreadableFile(path: String, reason: String)
     /// The file is a SQLite database without FastStore's tables, or with a

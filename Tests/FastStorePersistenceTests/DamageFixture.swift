@@ -97,12 +97,18 @@ struct DamageFixture: Sendable {
             try file.close()
             return .opened
         case .failure(let error):
-            let after = try Self.listing(folder)
-            #expect(after.keys.sorted() == before.keys.sorted(), "\(description): refused (\(error)), but the folder now holds \(after.keys.sorted()), not \(before.keys.sorted())")
-            for (name, bytes) in before where after[name] != bytes {
-                Issue.record("\(description): refused (\(error)), but changed \(name)")
-            }
+            try Self.expectUnchanged(folder, before, "\(description): refused (\(error))")
             return .refused(error)
+        }
+    }
+
+    /// Expects every file of `folder`, and the folder's listing, to be as
+    /// `before` (a ``listing(_:)``) holds them.
+    static func expectUnchanged(_ folder: URL, _ before: [String: Data], _ description: String) throws {
+        let after = try listing(folder)
+        #expect(after.keys.sorted() == before.keys.sorted(), "\(description), but the folder now holds \(after.keys.sorted()), not \(before.keys.sorted())")
+        for (name, bytes) in before where after[name] != nil && after[name] != bytes {
+            Issue.record("\(description), but changed \(name)")
         }
     }
 

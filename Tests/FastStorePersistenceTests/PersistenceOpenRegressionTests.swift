@@ -201,4 +201,98 @@ import Darwin
         child.waitUntilExit()
         #expect(child.terminationStatus == 0)
     }
+
+    // MARK: 4. A foreign file's hot journal was rolled back by the open that refused it.
+
+    /// Another program's SQLite file in rollback-journal mode, copied with
+    /// its `-journal` in the middle of a write transaction that spilled
+    /// changed pages into the file (what a crash of that program leaves): a
+    /// hot journal, which the next read-write connection rolls back (the
+    /// file's pages rewritten, the journal removed) before reading anything.
+    /// Copied as `state.sqlite` into a new folder under `folder` for each
+    /// of `copies`.
+    static func foreignFileWithAHotJournal(in folder: URL, copies: [String]) throws -> [URL] {
+        let source = folder.appendingPathComponent("notes.sqlite").path
+        let targets = try copies.map { name in
+            let target = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            return target
+        }
+        let queue = try DatabaseQueue(path: source)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            try db.execute(sql: "CREATE TABLE notes (body TEXT)")
+            try db.inTransaction {
+                for i in 0 ..< 2_000 {
+                    try db.execute(sql: "INSERT INTO notes (body) VALUES (?)", arguments: [String(repeating: "n", count: 200) + "\(i)"])
+                }
+                return .commit
+            }
+            let committed = try Data(contentsOf: URL(fileURLWithPath: source))
+            // NB: a cache of two pages: the update spills its pages into the
+            // file while the transaction is open.
+            try db.execute(sql: "PRAGMA cache_size = 2")
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "UPDATE notes SET body = 'changed ' || body")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: source)) != committed, "the open transaction wrote into the file")
+            for target in targets {
+                for suffix in ["", "-journal"] {
+                    try FileManager.default.copyItem(atPath: source + suffix, toPath: target.appendingPathComponent("state.sqlite" + suffix).path)
+                }
+            }
+            try db.execute(sql: "ROLLBACK")
+        }
+        try queue.close()
+        return targets
+    }
+
+    @Test func aForeignFileWithAHotJournalIsRefusedAndLeftAsItWas() throws {
+        let folder = temporaryDirectory()
+        let copies = try Self.foreignFileWithAHotJournal(in: folder, copies: ["case", "control"])
+        let before = try DamageFixture.listing(copies[0])
+        #expect(before.keys.sorted() == ["state.sqlite", "state.sqlite-journal"])
+        #expect {
+            _ = try PersistentState(path: copies[0].appendingPathComponent("state.sqlite").path, initial: CrashModel.initial())
+        } throws: { error in
+            guard case .unreadableFile(_, let reason) = error as? PersistentStateError else { return false }
+            return reason.contains("hot journal")
+        }
+        try DamageFixture.expectUnchanged(copies[0], before, "a foreign file with a hot journal, refused")
+        // The fixture is what it claims: a read-write connection's first
+        // read rolls the journal back.
+        let queue = try DatabaseQueue(path: copies[1].appendingPathComponent("state.sqlite").path)
+        #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") } == 2_000)
+        try queue.close()
+        #expect(try DamageFixture.listing(copies[1]).keys.sorted() == ["state.sqlite"], "the control copy's journal was rolled back")
+    }
+
+    // MARK: 5. An open that failed after the file was accepted checkpointed its WAL (a review).
+
+    /// A state file whose `-wal` holds committed frames (a crash's), where
+    /// preparing the accepted file fails: an index named like the history
+    /// table that the open creates (a file another tool wrote). The failed
+    /// open had turned checkpoint-on-close back on: its close wrote the WAL
+    /// into the file and removed the WAL.
+    @Test func anOpenFailingAfterTheFileWasAcceptedLeavesItsWALWhereItWas() async throws {
+        let folder = temporaryDirectory()
+        let fixture = try await DamageFixture.make(in: folder)
+        let source = try DamageFixture.write(fixture.closed, under: folder, "source").appendingPathComponent("state.sqlite").path
+        let caseFolder = folder.appendingPathComponent("case")
+        try FileManager.default.createDirectory(at: caseFolder, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: source)
+        try await queue.write { db in
+            try db.execute(sql: "DROP TABLE faststore_history")
+            try db.execute(sql: "CREATE INDEX faststore_history ON faststore_log (sequence)")
+        }
+        try CounterModel.crashCopy(source, to: caseFolder.appendingPathComponent("state.sqlite").path)
+        try queue.close()
+        let before = try DamageFixture.listing(caseFolder)
+        #expect(before.keys.sorted() == ["state.sqlite", "state.sqlite-wal"])
+        #expect {
+            _ = try PersistentState(path: caseFolder.appendingPathComponent("state.sqlite").path, initial: CrashModel.initial())
+        } throws: { error in
+            "\(error)".contains("already an index named faststore_history")
+        }
+        try DamageFixture.expectUnchanged(caseFolder, before, "an open that failed preparing the accepted file")
+    }
 }

@@ -374,7 +374,8 @@ public enum StoreHistoryError: Error, Hashable, Sendable, CustomStringConvertibl
     /// `jump(to:)` an entry beyond the newest.
     case noSuchEntry(index: Int, newest: Int)
     /// A move called from inside the store's drain (a reducer, middleware or
-    /// subscriber): it would wait for itself.
+    /// subscriber, or another store's drain one of them started on this
+    /// thread): it would wait for itself.
     case insideDrain
 
     public var description: String {
@@ -386,7 +387,7 @@ public enum StoreHistoryError: Error, Hashable, Sendable, CustomStringConvertibl
         case .noSuchEntry(let index, let newest):
             "StoreHistory: no entry \(index) (the newest is \(newest))"
         case .insideDrain:
-            "StoreHistory: a move was called from inside the store's drain (reducer, middleware or subscriber); it would wait for itself"
+            "StoreHistory: a move was called from inside the store's drain (reducer, middleware or subscriber, or another store's drain they started); it would wait for itself"
         }
     }
 }

@@ -50,7 +50,9 @@ public struct MiddlewareContext<State, Action> {
 
     /// The state as reduced so far: inside the drain, the working state of the
     /// current batch; elsewhere (a context kept for later), the store's
-    /// published state.
+    /// published state. Another store's drain that this store's middleware,
+    /// reducer or subscriber started by dispatching into it is elsewhere: its
+    /// code sees this store's published state, as ``Store/state`` gives it.
     ///
     /// - Precondition: the store is alive.
     public var state: State {

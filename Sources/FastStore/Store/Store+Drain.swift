@@ -33,6 +33,10 @@ extension Store {
         let outerStore = context.drainingStore
         let outerObserves = context.observesReads
         let outerCalling = context.callingObserversOf
+        // NB: a drain nested in another store's keeps that store on the
+        // thread's stack of drains, for the checks of the calls that would
+        // wait for it (`_TrackingContext.isDraining(_:)`).
+        if let outerStore { context.outerDrainingStores.append(outerStore) }
         context.drainingStore = ObjectIdentifier(self)
         // NB: reducers, middleware and subscribers do not register
         // Observation accesses, whatever the thread read before, nor does
@@ -41,6 +45,7 @@ extension Store {
         context.observesReads = false
         context.callingObserversOf = nil
         defer {
+            if outerStore != nil { context.outerDrainingStores.removeLast() }
             context.drainingStore = outerStore
             context.observesReads = outerObserves
             context.callingObserversOf = outerCalling
@@ -318,7 +323,12 @@ extension Store {
     }
 
     /// The state middleware sees: the working state inside this store's drain,
-    /// the published state elsewhere.
+    /// the published state elsewhere, including inside another store's drain
+    /// nested in this one's (its reducer, middleware or subscribers are not
+    /// this store's: they see what `state` returns).
+    // NB: innermost only: a drain nested in this one's may have been started
+    // by this store's reducer, whose `inout` access to the working state is
+    // in progress; reading it there would overlap that access.
     @usableFromInline
     var _middlewareState: State {
         _TrackingContext.ifPresent?.drainingStore == ObjectIdentifier(self) ? _owned.pointee.working : state

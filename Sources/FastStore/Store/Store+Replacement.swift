@@ -37,12 +37,16 @@ extension Store {
     /// waits for the draining thread.
     ///
     /// - Throws: what `produce` threw; ``StoreHistoryError/insideDrain``
-    ///   when called from this store's own drain (it would wait for itself).
+    ///   when called from this store's own drain, or from another store's
+    ///   drain nested in it on this thread (it would wait for itself).
     /// - Complexity: the diff of the two states (see `_TreeDiff`), plus the
     ///   consumers the diff's writes affect; the wait for the actions queued
     ///   before it.
     func _replace(_ replacement: _StoreReplacement<State>) throws {
-        guard _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self) else {
+        // NB: anywhere up this thread's stack, not only innermost: from
+        // another store's drain nested in this one's, the move would be
+        // queued behind this store's drain and wait for it.
+        guard !_TrackingContext.isDraining(ObjectIdentifier(self)) else {
             throw StoreHistoryError.insideDrain
         }
         _lock.lock()

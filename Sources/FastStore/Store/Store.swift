@@ -138,7 +138,10 @@ public final class Store<State, Action> {
         let context = _TrackingContext.current
         // NB: inside a drain (reducers, middleware, subscribers) a read
         // registers nothing; while the drain calls Observation's observers
-        // it does (a tracking started in an `onChange`).
+        // it does (a tracking started in an `onChange`). Checked on the
+        // innermost drain: one nested in an `onChange` resets
+        // `callingObserversOf`, so its reads register nothing either, and
+        // `drainingStore` is nil only when no drain runs on this thread.
         guard context.drainingStore == nil || context.drainingStore == context.callingObserversOf else {
             return _publishedState
         }
@@ -230,12 +233,13 @@ public final class Store<State, Action> {
     /// Waits until every action dispatched before this call has been reduced,
     /// published and notified (the queue is empty and no drain runs).
     ///
-    /// Calling it from inside the drain (a reducer, middleware or subscriber)
-    /// would wait for itself: that is a precondition failure.
+    /// Calling it from inside the drain (a reducer, middleware or subscriber,
+    /// or another store's drain one of them started on this thread) would
+    /// wait for itself: that is a precondition failure.
     public func flush() async {
         _usagePrecondition(
-            _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self),
-            "FastStore: Store.flush() called from inside the store's own drain (reducer, middleware or subscriber); it would wait for itself"
+            !_TrackingContext.isDraining(ObjectIdentifier(self)),
+            "FastStore: Store.flush() called from inside the store's own drain (reducer, middleware or subscriber, or another store's drain they started); it would wait for itself"
         )
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             _lock.lock()
@@ -251,12 +255,13 @@ public final class Store<State, Action> {
 
     /// Blocks the calling thread until the queue is idle (see ``flush()``).
     ///
-    /// - Precondition: not called from inside this store's drain.
+    /// - Precondition: not called from inside this store's drain, nor from
+    ///   another store's drain nested in it on this thread.
     @inlinable
     public func waitUntilIdle() {
         _usagePrecondition(
-            _TrackingContext.ifPresent?.drainingStore != ObjectIdentifier(self),
-            "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber); it would wait for itself"
+            !_TrackingContext.isDraining(ObjectIdentifier(self)),
+            "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber, or another store's drain they started); it would wait for itself"
         )
         while true {
             _lock.lock()

@@ -37,13 +37,40 @@ internal final class _TrackingContext {
     /// `_NodeRecycler`), unretained like the journal.
     @exclusivity(unchecked) @usableFromInline var _recycler: Unmanaged<_NodeRecycler>?
 
+    /// Whether `store`'s drain runs on this thread, innermost or around
+    /// another store's drain that it started: what the calls that would wait
+    /// for the store's drain ask (history moves, `flush()`,
+    /// `waitUntilIdle()`).
+    ///
+    /// - Complexity: O(1) when no drains nest; else O(drains nested).
+    @inlinable
+    func isDraining(_ store: ObjectIdentifier) -> Bool {
+        drainingStore == store || (!outerDrainingStores.isEmpty && outerDrainingStores.contains(store))
+    }
+
+    /// Whether `store`'s drain runs anywhere up the calling thread's stack
+    /// (see ``isDraining(_:)``).
+    @inlinable
+    static func isDraining(_ store: ObjectIdentifier) -> Bool {
+        ifPresent?.isDraining(store) ?? false
+    }
+
     /// The recorder of the selector being evaluated on this thread.
     @inlinable var recorder: _ReadRecorder? { _recorder?.takeUnretainedValue() }
     /// The journal of the drain reducing on this thread.
     @inlinable var journal: _WriteJournal? { _journal?.takeUnretainedValue() }
-    /// The store whose drain runs on this thread (reducer, middleware,
-    /// subscribers), for the misuse checks of `flush()`.
+    /// The store whose drain runs innermost on this thread (its reducer,
+    /// middleware or subscribers are running): what a read inside a drain
+    /// sees (`Store.state`, `MiddlewareContext.state`).
     @exclusivity(unchecked) @usableFromInline var drainingStore: ObjectIdentifier?
+    /// The stores whose drains run on this thread around the innermost one,
+    /// outermost first: empty unless drains nest (a reducer, middleware or
+    /// subscriber dispatching into another store that was idle).
+    // NB: a drain pushes the store it nests in, only when there is one: a
+    // drain that nests in none (the common case) pays a nil check, and a
+    // nested one an append into capacity the thread kept (no allocation
+    // after the thread's first nesting).
+    @exclusivity(unchecked) @usableFromInline var outerDrainingStores: [ObjectIdentifier] = []
     /// The draining store whose Observation observers this thread is
     /// calling (its publish's `willSet`, and the `onChange` closures that
     /// calls): its `state` reads register there, as outside the drain, so a

@@ -239,18 +239,6 @@ import Testing
 
     // MARK: Found by review
 
-    /// Runs `body` on a thread of its own; whether it returned within 60 s
-    /// (a deadlock on a store's lock would not: the test then fails instead
-    /// of hanging).
-    static func returnsOnAnotherThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            body()
-            done.signal()
-        }.start()
-        return done.wait(timeout: .now() + 60) == .success
-    }
-
     final class Probe: @unchecked Sendable {
         let onDeinit: () -> Void
         init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
@@ -291,7 +279,7 @@ import Testing
             }
         }
         box.store = store
-        let finished = Self.returnsOnAnotherThread {
+        let finished = returnsOnAnotherThread {
             store.dispatch(action)
             store.dispatch(action)
         }
@@ -420,7 +408,7 @@ import Testing
             if n == 1 { state.probe = nil }
         }
         bigBox.store = big
-        let finished = Self.returnsOnAnotherThread {
+        let finished = returnsOnAnotherThread {
             plain.dispatch(1)
             big.dispatch(1)
         }
