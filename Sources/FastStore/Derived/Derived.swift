@@ -20,11 +20,12 @@
 /// it computed, what the computation read (as a consumer's selector
 /// records it), and the root stamp of the state it was computed on. Asked
 /// for another state, it looks up the store drains that lead there in the
-/// change log every consumer uses: when none of their writes touches what
+/// store's change log, as consumers do: when none of their writes touches what
 /// it read (by the trigger rule, docs/tracking.md), the value still
 /// holds and `compute` is not called. Otherwise (a node it read was written,
 /// a state the log cannot link: another store's, a wholesale replacement, an
-/// older version, a drain dropped from the log) it computes again. Plain
+/// older version, a drain the log dropped (it keeps its store's last 128))
+/// it computes again. Plain
 /// (unversioned) state has nothing to prove an unchanged input with:
 /// `compute` runs at every call.
 ///
