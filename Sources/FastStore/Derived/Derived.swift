@@ -177,7 +177,7 @@ extension Derived {
 
     /// How many times the memo was checked against a later version of its
     /// state's root that the change log could not link to the memo's (a
-    /// drain dropped from the log, which the drains of every store share):
+    /// drain dropped from the store's log, which keeps its last 128):
     /// each may add a computation. A test that counts computations holds exact counts
     /// only while this is 0.
     public var _unlinkedChecks: Int { _lock.withLock { _guarded.unlinkedChecks } }
