@@ -39,6 +39,7 @@ extension PersistentState {
         let before = owner.sidecars()
         let inspection: _StateInspection
         do {
+            owner.willOpenConnection()
             inspection = try _StateInspection(path: owner.path, reportedPath: path)
         } catch {
             owner.refused(sidecarsBefore: before)
@@ -70,6 +71,7 @@ extension PersistentState {
                 throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
             }
             // Accepted: from here on the file may be written.
+            owner.willOpenConnection()
             let database = try _StateDatabase(path: owner.path, reportedPath: path)
             opened = database
             // NB: the read-only connection closes once the read-write one is

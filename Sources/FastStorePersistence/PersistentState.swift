@@ -130,7 +130,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
         let logged: Int
         var restorable: Data?
         let database: _StateDatabase
-        if let owner = try _FileLock.existing(at: path) {
+        if let owner = try _FileLock.existing(at: path, faults: options._openFaults) {
             let opened = try Self._openExisting(owner, path: path, options: options, migrations: migrations)
             (loaded, sequence, logged, restorable) = (opened.loaded, opened.sequence, opened.logged, opened.restorable)
             database = opened.database
@@ -139,7 +139,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
             // NB: a new file is written whole under another name and moved
             // in place: a crash while creating it leaves no file at `path`
             // (an empty one would be refused at the next open).
-            let owner = try _FileLock.creatingBeside(path)
+            let owner = try _FileLock.creatingBeside(path, faults: options._openFaults)
             loaded = initial()
             do throws(PersistentStateError) {
                 let snapshot: Data
@@ -148,6 +148,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
                 } catch {
                     throw .saveFailed(path: path, reason: "the initial state does not encode: \(error)")
                 }
+                owner.willOpenConnection()
                 let creating = try _StateDatabase(path: owner.path, reportedPath: path)
                 do throws(PersistentStateError) {
                     try creating.prepare(creatingWith: snapshot, version: options.version)
@@ -163,6 +164,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
                 owner.abandonCreation()
                 throw error
             }
+            owner.willOpenConnection()
             database = try _StateDatabase(path: owner.path, reportedPath: path)
             try database.prepare(creatingWith: nil, version: options.version)
             sequence = 0

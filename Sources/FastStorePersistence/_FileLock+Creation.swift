@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Creating a new state file: written whole under a hidden name beside its
+// path, then moved to the path.
+
+extension _FileLock {
+    /// Creates a new file with a name of its own beside `path` (hidden,
+    /// `.NAME.faststore-new-UUID`) and takes its ownership: the state file
+    /// is written there, then moved to `path` by ``moveInto(_:)``, so that
+    /// a crash while creating it leaves no file at `path`.
+    static func creatingBeside(_ path: String, faults: _OpenFaults) throws(PersistentStateError) -> _FileLock {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        guard let resolved = realpath(folder, nil) else {
+            throw .unreadableFile(path: path, reason: "cannot resolve its folder '\(folder)': \(String(cString: strerror(errno)))")
+        }
+        let directory = String(cString: resolved)
+        free(resolved)
+        let name = url.lastPathComponent
+        removeStaleCreations(of: name, in: directory)
+        let temporary = directory + "/." + name + ".faststore-new-" + UUID().uuidString
+        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw .saveFailed(path: path, reason: "cannot create '\(temporary)': \(String(cString: strerror(errno)))")
+        }
+        faults.hiddenFileCreated?(temporary)
+        let lock = try _FileLock(descriptor: fd, reportedPath: path, faults: faults)
+        lock.path = temporary
+        return lock
+    }
+
+    /// Moves the file made by ``creatingBeside(_:)`` to `path`, unless a
+    /// file appeared there meanwhile (``PersistentStateError/fileInUse(path:)``;
+    /// the new file is then removed). The ownership moves with it.
+    func moveInto(_ path: String) throws(PersistentStateError) {
+        let temporary = self.path
+        let directory = (temporary as NSString).deletingLastPathComponent
+        let target = directory + "/" + URL(fileURLWithPath: path).lastPathComponent
+        // NB: link, not rename: it fails when the name exists, where rename
+        // would replace a file another process just created.
+        faults.placing?("link")
+        let linked: Int32
+        if let error = faults.linkError { errno = error; linked = -1 } else { linked = link(temporary, target) }
+        if linked != 0 {
+            let error = errno
+            if error == EEXIST {
+                unlink(temporary)
+                release()
+                throw .fileInUse(path: path)
+            }
+            // A file system without hard links: rename, after a check.
+            var existing = stat()
+            if lstat(target, &existing) == 0 {
+                unlink(temporary)
+                release()
+                throw .fileInUse(path: path)
+            }
+            faults.placing?("rename")
+            guard rename(temporary, target) == 0 else {
+                let error = errno
+                unlink(temporary)
+                release()
+                throw .saveFailed(path: path, reason: "cannot move the new file to it: \(String(cString: strerror(error)))")
+            }
+        } else {
+            unlink(temporary)
+        }
+        self.path = target
+        // NB: the new name on disk before any batch is acknowledged in it.
+        let folder = open(directory, O_RDONLY | O_CLOEXEC)
+        if folder >= 0 {
+            if faults.folderSyncError == nil { _ = fsync(folder) }
+            close(folder)
+        }
+    }
+
+    /// Removes what an earlier process's crash while creating `name` left
+    /// (a hidden new file no one owns).
+    static func removeStaleCreations(of name: String, in directory: String) {
+        let prefix = "." + name + ".faststore-new-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        _FileIdentity.registry.lock()
+        defer { _FileIdentity.registry.unlock() }
+        for stale in names where stale.hasPrefix(prefix) {
+            let path = directory + "/" + stale
+            // NB: another creation of this process is never opened (see
+            // `existing(at:)`).
+            var before = stat()
+            guard stat(path, &before) == 0, !_FileIdentity.isOwned(_FileIdentity(before)) else { continue }
+            let fd = open(path, O_RDWR | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            var info = stat()
+            guard fstat(fd, &info) == 0, _FileIdentity.register(_FileIdentity(info)) else {
+                _FileIdentity.park(fd, on: _FileIdentity(info))
+                continue
+            }
+            // NB: locked by no one: its creator died before moving it.
+            if lock(fd) == 0 { unlink(path) }
+            close(fd)
+            _FileIdentity.unregister(_FileIdentity(info))
+        }
+    }
+
+    /// Removes the file made by ``creatingBeside(_:)`` and what SQLite made
+    /// beside it, and releases it: a creation that failed leaves nothing.
+    func abandonCreation() {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        release()
+    }
+}
