@@ -1,3 +1,4 @@
+import CFastStorePersistence
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -36,40 +37,42 @@ extension _FileLock {
 
     /// Moves the file made by ``creatingBeside(_:)`` to `path`, unless a
     /// file appeared there meanwhile (``PersistentStateError/fileInUse(path:)``;
-    /// the new file is then removed). The ownership moves with it.
+    /// the new file is then removed). The ownership moves with it. Never
+    /// replaces a file at `path`.
     func moveInto(_ path: String) throws(PersistentStateError) {
         let temporary = self.path
         let directory = (temporary as NSString).deletingLastPathComponent
         let target = directory + "/" + URL(fileURLWithPath: path).lastPathComponent
         // NB: link, not rename: it fails when the name exists, where rename
-        // would replace a file another process just created.
+        // would replace a file another open just created. Where it fails
+        // otherwise (a file system without hard links), a rename that fails
+        // too when the name exists; never a plain one (a check for a file
+        // at the path before it leaves a window).
         faults.placing?("link")
-        let linked: Int32
-        if let error = faults.linkError { errno = error; linked = -1 } else { linked = link(temporary, target) }
-        if linked != 0 {
-            let error = errno
-            if error == EEXIST {
-                unlink(temporary)
-                release()
-                throw .fileInUse(path: path)
-            }
-            // A file system without hard links: rename, after a check.
-            var existing = stat()
-            if lstat(target, &existing) == 0 {
-                unlink(temporary)
-                release()
-                throw .fileInUse(path: path)
-            }
+        var error: Int32 = 0
+        if let fault = faults.linkError { error = fault } else if link(temporary, target) != 0 { error = errno }
+        var renamed = false
+        if error != 0 && error != EEXIST {
+            let linkError = error
             faults.placing?("rename")
-            guard rename(temporary, target) == 0 else {
-                let error = errno
-                unlink(temporary)
-                release()
-                throw .saveFailed(path: path, reason: "cannot move the new file to it: \(String(cString: strerror(error)))")
+            if cfaststore_rename_exclusive(temporary, target) == 0 {
+                (error, renamed) = (0, true)
+            } else {
+                error = errno
+                if [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(error) {
+                    unlink(temporary)
+                    release()
+                    throw .saveFailed(path: path, reason: "cannot move the new file to it: the file system has neither hard links (link: \(String(cString: strerror(linkError)))) nor a rename that never replaces a file")
+                }
             }
-        } else {
-            unlink(temporary)
         }
+        if error != 0 {
+            unlink(temporary)
+            release()
+            if error == EEXIST { throw .fileInUse(path: path) }
+            throw .saveFailed(path: path, reason: "cannot move the new file to it: \(String(cString: strerror(error)))")
+        }
+        if !renamed { unlink(temporary) }
         self.path = target
         // NB: the new name on disk before any batch is acknowledged in it.
         let folder = open(directory, O_RDONLY | O_CLOEXEC)

@@ -1,0 +1,99 @@
+import FastStore
+import FastStorePersistence
+import FastStorePersistenceTestSupport
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The open path's races and gaps (from a review), each made to happen at
+/// its step through `PersistenceOptions._openFaults`, so that it happens
+/// every run: each test failed before its fix.
+@Suite struct PersistenceOpenRaceTests {
+    /// A state that says which open wrote it.
+    static func state(_ note: String) -> S {
+        var state = CrashModel.initial()
+        state.note = note
+        return state
+    }
+
+    /// Runs `body` the first time only (a fault made once).
+    final class Once: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+        func callAsFunction(_ body: () -> Void) {
+            guard lock.withLock({ done ? false : { done = true; return true }() }) else { return }
+            body()
+        }
+    }
+
+    static func identity(_ path: String) -> (UInt64, UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
+    /// Whether another `PersistentState` of this process, and another
+    /// process, are refused the file at `path` (its owner holding it).
+    static func expectOwned(_ path: String, _ comment: Comment) throws {
+        do {
+            let second = try PersistentState(path: path, initial: state("second"))
+            Issue.record("\(comment): a second PersistentState of this process owns the file too")
+            try second.close()
+        } catch {
+            #expect("\(error)".contains("fileInUse"), "\(comment): \(error)")
+        }
+        let text = try PersistenceOpenRegressionTests.openInAnotherProcess(path)
+        #expect(text.contains("refused") && text.contains("fileInUse"), "\(comment): another process: \(text)")
+    }
+
+    // MARK: 1. The fallback when `link` fails renamed over a file that appeared meanwhile.
+
+    /// `link` fails as on a file system without hard links; another
+    /// `PersistentState` creates the file at the path after the check for
+    /// a file there and before the rename. The rename replaced its file:
+    /// two owners, one of a file no longer at the path.
+    @Test func theRenameAfterAFailedLinkNeverReplacesAFileThatAppeared() throws {
+        let path = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        let winner = RegressionBox<PersistentState<S>>()
+        let winnersFile = RegressionBox<(UInt64, UInt64)>()
+        let once = Once()
+        var options = PersistenceOptions()
+        options._openFaults.linkError = EPERM
+        options._openFaults.placing = { call in
+            guard call == "rename" else { return }
+            once {
+                winner.value = try? PersistentState(path: path, initial: Self.state("winner"))
+                winnersFile.value = Self.identity(path)
+            }
+        }
+        do {
+            let loser = try PersistentState(path: path, options: options, initial: Self.state("loser"))
+            Issue.record("the rename replaced the file another PersistentState had created at the path")
+            try loser.close()
+        } catch {
+            #expect("\(error)".contains("fileInUse"), "\(error)")
+        }
+        let owner = try #require(winner.value, "the other PersistentState opened")
+        #expect(Self.identity(path).map { [$0.0, $0.1] } == winnersFile.value.map { [$0.0, $0.1] }, "its file is still at the path")
+        try owner.close()
+        #expect(try PersistentState(path: path, initial: Self.state("reopened")).state.note == "winner")
+    }
+
+    /// Without hard links and without a race, the new file is renamed into
+    /// place.
+    @Test func withoutHardLinksTheNewFileIsRenamedIntoPlace() throws {
+        let folder = temporaryDirectory()
+        let path = folder.appendingPathComponent("state.sqlite").path
+        var options = PersistenceOptions()
+        options._openFaults.linkError = EPERM
+        let file = try PersistentState(path: path, options: options, initial: Self.state("new"))
+        try Self.expectOwned(path, "renamed into place")
+        try file.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["state.sqlite"])
+        #expect(try PersistentState(path: path, initial: Self.state("reopened")).state.note == "new")
+    }
+}
