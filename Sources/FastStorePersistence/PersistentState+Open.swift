@@ -39,10 +39,9 @@ extension PersistentState {
         let before = owner.sidecars()
         let inspection: _StateInspection
         do {
-            owner.willOpenConnection()
-            inspection = try _StateInspection(path: owner.path, reportedPath: path)
+            inspection = try _StateInspection(owner: owner, reportedPath: path)
         } catch {
-            owner.refused(sidecarsBefore: before)
+            Self._refuse(owner, error, sidecarsBefore: before)
             throw error
         }
         var inspecting = true
@@ -71,8 +70,7 @@ extension PersistentState {
                 throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
             }
             // Accepted: from here on the file may be written.
-            owner.willOpenConnection()
-            let database = try _StateDatabase(path: owner.path, reportedPath: path)
+            let database = try _StateDatabase(owner: owner, reportedPath: path)
             opened = database
             // NB: the read-only connection closes once the read-write one is
             // open (SQLite then keeps its descriptor open while that one
@@ -90,8 +88,19 @@ extension PersistentState {
         } catch {
             opened?.abandon()
             if inspecting { inspection.close() }
-            owner.refused(sidecarsBefore: before)
+            Self._refuse(owner, error, sidecarsBefore: before)
             throw error
+        }
+    }
+
+    /// Releases the file of an open refused with `error`, removing the
+    /// `-wal` and `-shm` it made; but those of a file replaced at the path
+    /// are left: their names may now be the new file's.
+    private static func _refuse(_ owner: _FileLock, _ error: PersistentStateError, sidecarsBefore before: Set<String>) {
+        if case .fileReplaced = error {
+            owner.release()
+        } else {
+            owner.refused(sidecarsBefore: before)
         }
     }
 }

@@ -148,8 +148,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
                 } catch {
                     throw .saveFailed(path: path, reason: "the initial state does not encode: \(error)")
                 }
-                owner.willOpenConnection()
-                let creating = try _StateDatabase(path: owner.path, reportedPath: path)
+                let creating = try _StateDatabase(owner: owner, reportedPath: path)
                 do throws(PersistentStateError) {
                     try creating.prepare(creatingWith: snapshot, version: options.version)
                 } catch {
@@ -164,8 +163,7 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
                 owner.abandonCreation()
                 throw error
             }
-            owner.willOpenConnection()
-            database = try _StateDatabase(path: owner.path, reportedPath: path)
+            database = try _StateDatabase(owner: owner, reportedPath: path)
             try database.prepare(creatingWith: nil, version: options.version)
             sequence = 0
             logged = 0

@@ -1,3 +1,4 @@
+import CFastStorePersistence
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -93,6 +94,31 @@ final class _FileLock: @unchecked Sendable {
     /// Runs the test's fault before SQLite opens ``path`` (none in an app).
     func willOpenConnection() {
         faults.connectionOpening?(path)
+    }
+
+    /// Checks that `connection` (a `sqlite3 *` SQLite just opened on
+    /// ``path``, before anything read the file) opened the file this lock
+    /// owns, not another one renamed over the path since it was locked (or
+    /// a symbolic link on it changed): SQLite opens the file by its name.
+    ///
+    /// Two checks, each against the path as it is now: SQLite's
+    /// (`SQLITE_FCNTL_HAS_MOVED`: the inode it opened is the path's), then
+    /// this lock's (the path's device and inode are the file's it locked).
+    ///
+    /// NB: the two checks are two instants: a file renamed over the path
+    /// before SQLite's open and the locked one renamed back exactly between
+    /// the two checks passes them (see docs/persistence.md, "Faults").
+    ///
+    /// - Throws: ``PersistentStateError/fileReplaced(path:)``.
+    func checkOpened(by connection: OpaquePointer?, reportedPath: String) throws(PersistentStateError) {
+        var moved: Int32 = 0
+        // NB: not SQLITE_OK when the VFS cannot tell (not SQLite's unix
+        // one): the check of the path alone is left then.
+        let code = cfaststore_file_has_moved(UnsafeMutableRawPointer(connection), &moved)
+        var info = stat()
+        guard code != 0 || moved == 0, stat(path, &info) == 0, _FileIdentity(info) == identity else {
+            throw .fileReplaced(path: reportedPath)
+        }
     }
 
     /// Takes the lock again: closing any descriptor of the file in this

@@ -96,4 +96,65 @@ import Darwin
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["state.sqlite"])
         #expect(try PersistentState(path: path, initial: Self.state("reopened")).state.note == "new")
     }
+
+    // MARK: 3. A file renamed over the path between its lock and SQLite's open.
+
+    /// SQLite opens the path by name: a file renamed over it after it was
+    /// opened and locked was the one SQLite read and wrote, owned by no one
+    /// (the lock is on the file renamed away).
+    @Test func aFileRenamedOverAnExistingFileBeforeSQLiteOpensItIsRefused() throws {
+        let folder = temporaryDirectory()
+        let path = folder.appendingPathComponent("state.sqlite").path
+        let other = folder.appendingPathComponent("other.sqlite").path
+        try PersistentState(path: path, initial: Self.state("locked")).close()
+        try PersistentState(path: other, initial: Self.state("renamed in")).close()
+        let renamedIn = try Data(contentsOf: URL(fileURLWithPath: other))
+        let once = Once()
+        var options = PersistenceOptions()
+        options._openFaults.connectionOpening = { _ in once { #expect(rename(other, path) == 0) } }
+        do {
+            let file = try PersistentState(path: path, options: options, initial: Self.state("new"))
+            Issue.record("opened the file renamed in ('\(file.state.note)'), having locked the one renamed away")
+            try Self.expectOwned(path, "the file renamed in")
+            try file.close()
+        } catch {
+            guard case .fileReplaced = error as? PersistentStateError else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(try DamageFixture.listing(folder) == ["state.sqlite": renamedIn], "the file renamed in, left as it was")
+        }
+        let reopened = try PersistentState(path: path, initial: Self.state("new"))
+        #expect(reopened.state.note == "renamed in")
+        try Self.expectOwned(path, "reopened")
+        try reopened.close()
+    }
+
+    /// The same after a new file was moved into place: SQLite's read-write
+    /// connection opens the path by name.
+    @Test func aFileRenamedOverANewFileBeforeSQLiteOpensItIsRefused() throws {
+        let folder = temporaryDirectory()
+        let path = folder.appendingPathComponent("state.sqlite").path
+        let other = folder.appendingPathComponent("other.sqlite").path
+        try PersistentState(path: other, initial: Self.state("renamed in")).close()
+        let renamedIn = try Data(contentsOf: URL(fileURLWithPath: other))
+        let once = Once()
+        var options = PersistenceOptions()
+        options._openFaults.connectionOpening = { opening in
+            guard !opening.contains(".faststore-new-") else { return }
+            once { #expect(rename(other, path) == 0) }
+        }
+        do {
+            let file = try PersistentState(path: path, options: options, initial: Self.state("new"))
+            Issue.record("opened the file renamed in ('\(file.state.note)'), having locked the new one it made")
+            try Self.expectOwned(path, "the file renamed in")
+            try file.close()
+        } catch {
+            guard case .fileReplaced = error as? PersistentStateError else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(try DamageFixture.listing(folder) == ["state.sqlite": renamedIn], "the file renamed in, left as it was")
+        }
+    }
 }
