@@ -6,7 +6,8 @@
 package struct _OpenFaults: Sendable {
     /// Runs once the new file exists under its hidden name (given), before
     /// this process locks it: another process's clean-up of stale creations
-    /// may remove it there.
+    /// may remove it there. Runs while this process's registry of owned
+    /// files is locked (`_FileIdentity.registry`).
     package var hiddenFileCreated: (@Sendable (_ hiddenPath: String) -> Void)?
     /// Runs right before each call that puts the new file at its path:
     /// `"link"`, then `"rename"` when `link` failed.

@@ -57,11 +57,19 @@ struct _StateDatabase {
     /// ``_StateInspection`` accepted (a read-write connection's first read
     /// rolls back a hot journal, writing the file).
     ///
-    /// - Parameter reportedPath: The path errors name (the one the app gave).
+    /// - Parameters:
+    ///   - reportedPath: The path errors name (the one the app gave).
+    ///   - lockingExclusively: Whether SQLite keeps its locks on the file
+    ///     until the connection closes (`PRAGMA locking_mode = EXCLUSIVE`),
+    ///     for the connection that writes a new file under its hidden name:
+    ///     SQLite ends each transaction on a file in rollback-journal mode,
+    ///     as a new file is until it switches to WAL, by unlocking the whole
+    ///     file, which releases `owner`'s lock too, and another process's
+    ///     clean-up of stale creations would take the file then.
     /// - Throws: ``PersistentStateError/fileReplaced(path:)`` when SQLite
     ///   opened another file than the one `owner` locked (one renamed over
     ///   the path meanwhile), before reading anything.
-    init(owner: _FileLock, reportedPath: String) throws(PersistentStateError) {
+    init(owner: _FileLock, reportedPath: String, lockingExclusively: Bool = false) throws(PersistentStateError) {
         self.path = reportedPath
         var configuration = Configuration()
         configuration.label = "FastStorePersistence"
@@ -75,6 +83,7 @@ struct _StateDatabase {
         configuration.prepareDatabase { db in
             try owner.checkOpened(by: db.sqliteConnection, reportedPath: reportedPath)
             try Self.setCheckpointOnClose(false, db)
+            if lockingExclusively { _ = try String.fetchOne(db, sql: "PRAGMA locking_mode = EXCLUSIVE") }
         }
         owner.willOpenConnection()
         do {
