@@ -81,6 +81,12 @@ extension PersistentState {
             inspecting = false
             try owner.renew()
             try database.prepare(creatingWith: nil, version: options.version)
+            // NB: SQLite ends each transaction on a file in rollback-journal
+            // mode by unlocking the whole file, which releases this
+            // process's lock too (not on one in WAL mode, whose lock it
+            // keeps until it closes): a file another tool switched to that
+            // mode was just switched back to WAL by `prepare`. Taken again.
+            try owner.renew()
             if let migrated {
                 try database.replace(sequence: last, snapshot: migrated, version: options.version)
             }

@@ -2,6 +2,7 @@ import FastStore
 import FastStorePersistence
 import FastStorePersistenceTestSupport
 import Foundation
+import GRDB
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -156,5 +157,24 @@ import Darwin
             }
             #expect(try DamageFixture.listing(folder) == ["state.sqlite": renamedIn], "the file renamed in, left as it was")
         }
+    }
+
+    // MARK: 2. SQLite's own unlock released the lock between processes.
+
+    /// SQLite releases its locks on a file in rollback-journal mode at the
+    /// end of each transaction by unlocking the whole file, which releases
+    /// every POSIX lock of the process on it, this open's too. A state file
+    /// switched to that mode by another tool was opened, switched back to
+    /// WAL by the open, and left unlocked: another process was let in.
+    @Test func aFileInRollbackJournalModeStaysOwnedOnceOpened() async throws {
+        let path = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        try PersistentState(path: path, initial: Self.state("saved")).close()
+        let queue = try DatabaseQueue(path: path)
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try queue.close()
+        let file = try PersistentState(path: path, initial: Self.state("new"))
+        #expect(file.state.note == "saved")
+        try Self.expectOwned(path, "a file opened in rollback-journal mode")
+        try file.close()
     }
 }
