@@ -82,10 +82,6 @@ extension PersistentState {
             try creating.close()
             // NB: closing the connection released the lock (POSIX).
             try owner.renew()
-            guard try owner.moveInto(path) else {
-                owner.abandonCreation()
-                return nil
-            }
         } catch {
             // NB: lost (see above); SQLite's error when the clean-up removed
             // the file while it wrote it, which its name gone tells.
@@ -95,6 +91,17 @@ extension PersistentState {
             case .fileReplaced, .fileInUse: return nil
             default: if lost { return nil } else { throw error }
             }
+        }
+        let moved: Bool
+        do {
+            moved = try owner.moveInto(path)
+        } catch {
+            owner.abandonCreation()
+            throw error
+        }
+        guard moved else {
+            owner.abandonCreation()
+            return nil
         }
         let database = try _StateDatabase(owner: owner, reportedPath: path)
         try database.prepare(creatingWith: nil, version: options.version)

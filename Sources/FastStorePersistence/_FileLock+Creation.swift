@@ -72,32 +72,52 @@ extension _FileLock {
         faults.placing?("link")
         var error: Int32 = 0
         if let fault = faults.linkError { error = fault } else if link(temporary, target) != 0 { error = errno }
+        let linkError = error
         var renamed = false
         if error != 0 && error != EEXIST {
-            let linkError = error
             faults.placing?("rename")
             if cfaststore_rename_exclusive(temporary, target) == 0 {
                 (error, renamed) = (0, true)
             } else {
                 error = errno
-                if [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(error) {
-                    throw .saveFailed(path: path, reason: "cannot move the new file to it: the file system has neither hard links (link: \(String(cString: strerror(linkError)))) nor a rename that never replaces a file")
-                }
             }
         }
         if error == EEXIST || (error != 0 && isUnlinked) { return false }
+        if [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(error) {
+            throw .saveFailed(path: path, reason: "cannot move the new file to it: the file system has neither hard links (link: \(String(cString: strerror(linkError)))) nor a rename that never replaces a file")
+        }
         if error != 0 {
             throw .saveFailed(path: path, reason: "cannot move the new file to it: \(String(cString: strerror(error)))")
         }
         if !renamed { unlink(temporary) }
-        self.path = target
-        // NB: the new name on disk before any batch is acknowledged in it.
-        let folder = open(directory, O_RDONLY | O_CLOEXEC)
-        if folder >= 0 {
-            if faults.folderSyncError == nil { _ = fsync(folder) }
-            close(folder)
+        // NB: the new name on disk before the open returns: a crash could
+        // otherwise lose it, and with it every batch acknowledged in the
+        // file (SQLite syncs the folder when it creates the `-wal`, but
+        // ignores a failure). A failure fails the open, the new file
+        // removed (if the path still names it), so that nothing was
+        // acknowledged in a file whose name may not last.
+        if let error = syncFolder(directory) {
+            var info = stat()
+            if stat(target, &info) == 0, _FileIdentity(info) == identity { unlink(target) }
+            throw .saveFailed(path: path, reason: "cannot sync its folder '\(directory)' once the new file was moved there (\(error)): a crash could lose the file, which was removed")
         }
+        self.path = target
         return true
+    }
+
+    /// Syncs the folder `directory` (its entries on disk): `nil`, or what
+    /// failed. A file system that cannot sync a folder at all (`EINVAL`,
+    /// `ENOTSUP`, `ENOSYS`) counts as synced: its entries are as durable
+    /// as it makes them, which nothing here can change (SQLite does the
+    /// same).
+    private func syncFolder(_ directory: String) -> String? {
+        let folder = open(directory, O_RDONLY | O_CLOEXEC)
+        guard folder >= 0 else { return "open: \(String(cString: strerror(errno)))" }
+        defer { close(folder) }
+        var error: Int32 = 0
+        if let fault = faults.folderSyncError { error = fault } else if fsync(folder) != 0 { error = errno }
+        if error == 0 || [EINVAL, ENOTSUP, EOPNOTSUPP, ENOSYS].contains(error) { return nil }
+        return "fsync: \(String(cString: strerror(error)))"
     }
 
     /// Whether the file has no name left (another process's clean-up

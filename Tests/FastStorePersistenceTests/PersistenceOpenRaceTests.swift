@@ -177,4 +177,33 @@ import Darwin
         try Self.expectOwned(path, "a file opened in rollback-journal mode")
         try file.close()
     }
+
+    // MARK: 4. A failed sync of the folder once the new file was in it was ignored.
+
+    /// The folder's sync fails (an I/O error): a crash could lose the new
+    /// file's name, and with it every batch acknowledged in it. The open
+    /// went on as if it were on disk.
+    @Test func aFailedSyncOfTheFolderFailsTheOpenAndLeavesNoFile() throws {
+        let folder = temporaryDirectory()
+        let path = folder.appendingPathComponent("state.sqlite").path
+        var options = PersistenceOptions()
+        options._openFaults.folderSyncError = EIO
+        do {
+            let file = try PersistentState(path: path, options: options, initial: Self.state("new"))
+            Issue.record("opened although the sync of its folder failed")
+            try file.close()
+        } catch {
+            guard case .saveFailed(_, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(reason.contains("cannot sync its folder"), "\(reason)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+        }
+        // A file system that cannot sync a folder at all: nothing to do.
+        options._openFaults.folderSyncError = EINVAL
+        let file = try PersistentState(path: path, options: options, initial: Self.state("new"))
+        try Self.expectOwned(path, "where folders cannot be synced")
+        try file.close()
+    }
 }
