@@ -116,7 +116,8 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     ///   migrated file, the conversion and a new snapshot written).
     /// - Throws: ``PersistentStateError``; the file, and the folder's
     ///   listing, are then left as they were (a `-wal` or `-shm` SQLite
-    ///   made to read the file is removed).
+    ///   made to read the file is removed, but beside a file
+    ///   ``PersistentStateError/fileReplaced(path:)`` found in its place).
     public init(
         path: String, options: PersistenceOptions = .init(), migrations: [Migration] = [],
         initial: @autoclosure () -> State
