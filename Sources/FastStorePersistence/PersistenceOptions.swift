@@ -33,6 +33,8 @@ public struct PersistenceOptions: Sendable {
     public var onSaveFailure: (@Sendable (PersistentStateError?) -> Void)?
     /// How long the saver waits before retrying a failed save (default 1 s).
     public var retryDelay: Duration
+    /// Faults injected into the open (tests only).
+    package var _openFaults = _OpenFaults()
 
     public init(
         durability: Durability = .everyBatch,

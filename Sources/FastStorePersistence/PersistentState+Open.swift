@@ -39,9 +39,9 @@ extension PersistentState {
         let before = owner.sidecars()
         let inspection: _StateInspection
         do {
-            inspection = try _StateInspection(path: owner.path, reportedPath: path)
+            inspection = try _StateInspection(owner: owner, reportedPath: path)
         } catch {
-            owner.refused(sidecarsBefore: before)
+            Self._refuse(owner, error, sidecarsBefore: before)
             throw error
         }
         var inspecting = true
@@ -70,7 +70,7 @@ extension PersistentState {
                 throw .versionMismatch(path: path, saved: contents.version, expected: options.version)
             }
             // Accepted: from here on the file may be written.
-            let database = try _StateDatabase(path: owner.path, reportedPath: path)
+            let database = try _StateDatabase(owner: owner, reportedPath: path)
             opened = database
             // NB: the read-only connection closes once the read-write one is
             // open (SQLite then keeps its descriptor open while that one
@@ -81,6 +81,12 @@ extension PersistentState {
             inspecting = false
             try owner.renew()
             try database.prepare(creatingWith: nil, version: options.version)
+            // NB: SQLite ends each transaction on a file in rollback-journal
+            // mode by unlocking the whole file, which releases this
+            // process's lock too (not on one in WAL mode, whose lock it
+            // keeps until it closes): a file another tool switched to that
+            // mode was just switched back to WAL by `prepare`. Taken again.
+            try owner.renew()
             if let migrated {
                 try database.replace(sequence: last, snapshot: migrated, version: options.version)
             }
@@ -88,8 +94,19 @@ extension PersistentState {
         } catch {
             opened?.abandon()
             if inspecting { inspection.close() }
-            owner.refused(sidecarsBefore: before)
+            Self._refuse(owner, error, sidecarsBefore: before)
             throw error
+        }
+    }
+
+    /// Releases the file of an open refused with `error`, removing the
+    /// `-wal` and `-shm` it made; but those of a file replaced at the path
+    /// are left: their names may now be the new file's.
+    private static func _refuse(_ owner: _FileLock, _ error: PersistentStateError, sidecarsBefore before: Set<String>) {
+        if case .fileReplaced = error {
+            owner.release()
+        } else {
+            owner.refused(sidecarsBefore: before)
         }
     }
 }

@@ -91,7 +91,11 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     /// A new file is written whole under a hidden name beside `path`
     /// (`.NAME.faststore-new-UUID`) and moved to `path` once written: a
     /// crash while creating it leaves no file at `path` (the hidden file is
-    /// removed by the next open). An existing empty file is refused
+    /// removed by the next open), and never replaces a file: when another
+    /// open (another process, or another `PersistentState`) creates the
+    /// file at the same moment, one of them creates it and the other opens
+    /// it as an existing file (``PersistentStateError/fileInUse(path:)``
+    /// while the first has it open). An existing empty file is refused
     /// (``PersistentStateError/emptyFile(path:)``). No lock file is made:
     /// the file itself is locked, by its identity (a symlink, a hard link,
     /// a relative path or one with `..` name the same owner).
@@ -112,7 +116,8 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
     ///   migrated file, the conversion and a new snapshot written).
     /// - Throws: ``PersistentStateError``; the file, and the folder's
     ///   listing, are then left as they were (a `-wal` or `-shm` SQLite
-    ///   made to read the file is removed).
+    ///   made to read the file is removed, but beside a file
+    ///   ``PersistentStateError/fileReplaced(path:)`` found in its place).
     public init(
         path: String, options: PersistenceOptions = .init(), migrations: [Migration] = [],
         initial: @autoclosure () -> State
@@ -125,55 +130,13 @@ public final class PersistentState<State: Codable & Sendable>: @unchecked Sendab
             precondition(migrations.filter { $0.version == migration.version }.count == 1,
                          "FastStorePersistence: two migrations from version \(migration.version)")
         }
-        let loaded: State
-        let sequence: Int64
-        let logged: Int
-        var restorable: Data?
-        let database: _StateDatabase
-        if let owner = try _FileLock.existing(at: path) {
-            let opened = try Self._openExisting(owner, path: path, options: options, migrations: migrations)
-            (loaded, sequence, logged, restorable) = (opened.loaded, opened.sequence, opened.logged, opened.restorable)
-            database = opened.database
-            fileLock = owner
-        } else {
-            // NB: a new file is written whole under another name and moved
-            // in place: a crash while creating it leaves no file at `path`
-            // (an empty one would be refused at the next open).
-            let owner = try _FileLock.creatingBeside(path)
-            loaded = initial()
-            do throws(PersistentStateError) {
-                let snapshot: Data
-                do {
-                    snapshot = try JSONEncoder().encode(loaded)
-                } catch {
-                    throw .saveFailed(path: path, reason: "the initial state does not encode: \(error)")
-                }
-                let creating = try _StateDatabase(path: owner.path, reportedPath: path)
-                do throws(PersistentStateError) {
-                    try creating.prepare(creatingWith: snapshot, version: options.version)
-                } catch {
-                    try? creating.close()   // NB: the file is removed next.
-                    throw error
-                }
-                try creating.close()
-                // NB: closing the connection released the lock (POSIX).
-                try owner.renew()
-                try owner.moveInto(path)
-            } catch {
-                owner.abandonCreation()
-                throw error
-            }
-            database = try _StateDatabase(path: owner.path, reportedPath: path)
-            try database.prepare(creatingWith: nil, version: options.version)
-            sequence = 0
-            logged = 0
-            fileLock = owner
-        }
-        state = loaded
+        let (owner, opened) = try Self._open(path: path, options: options, migrations: migrations, initial: initial)
+        fileLock = owner
+        state = opened.loaded
         onSaveFailure = options.onSaveFailure
-        savedHistory = restorable
-        saver = _Saver(database: database, saved: loaded, sequence: sequence, logged: logged,
-                       historyInFile: restorable != nil, options: options)
+        savedHistory = opened.restorable
+        saver = _Saver(database: opened.database, saved: opened.loaded, sequence: opened.sequence, logged: opened.logged,
+                       historyInFile: opened.restorable != nil, options: options)
         saver.start()
     }
 

@@ -7,6 +7,13 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
     /// Another ``PersistentState`` (in this process or another one) has the
     /// file open. One owner at a time: close the other, or use another file.
     case fileInUse(path: String)
+    /// The file at the path was replaced while it was being opened: another
+    /// file renamed over it, or a symbolic link on the path changed, between
+    /// the moment this open locked the file and the moment SQLite opened the
+    /// path (by its name), so that SQLite opened a file this open does not
+    /// own. Nothing was read from it or written to it: the file now at the
+    /// path is left as it was. Opening again opens it.
+    case fileReplaced(path: String)
     /// The file is not a SQLite database, SQLite reports it damaged
     /// (truncated, overwritten), or SQLite cannot read it without writing it
     /// (a hot journal beside it: another program's transaction left
@@ -76,6 +83,8 @@ public enum PersistentStateError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .fileInUse(let path):
             return "PersistentStateError.fileInUse: '\(path)' is open in another PersistentState (this process or another one)"
+        case .fileReplaced(let path):
+            return "PersistentStateError.fileReplaced: '\(path)' was replaced (renamed over, or a symbolic link changed) while it was being opened: SQLite opened another file than the one locked; nothing was read or written, and the file now there was left as it was (open again to open it)"
         case .unreadableFile(let path, let reason):
             return "PersistentStateError.unreadableFile: '\(path)' is not a readable SQLite database (\(reason)); it was left as it was"
         case .notAStateFile(let path, let reason):

@@ -1,3 +1,4 @@
+import CFastStorePersistence
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -34,9 +35,12 @@ import Darwin
 final class _FileLock: @unchecked Sendable {
     /// The file's path with symlinks, `.` and `..` resolved: the path given
     /// to SQLite (its `-wal` and `-shm` are named after it).
-    private(set) var path: String
-    private var descriptor: Int32
-    private var identity: _FileIdentity?
+    // NB: set by `init` and the creation (`_FileLock+Creation.swift`) only.
+    var path: String
+    var descriptor: Int32
+    var identity: _FileIdentity?
+    /// The faults a test injects into this open (none in an app).
+    let faults: _OpenFaults
 
     /// One byte past anything SQLite locks (its lock bytes sit at 1 GiB).
     static let lockedByte: off_t = 1 << 62
@@ -45,7 +49,7 @@ final class _FileLock: @unchecked Sendable {
     /// when no file is there. Throws ``PersistentStateError/fileInUse(path:)``
     /// when another owner has it, ``PersistentStateError/emptyFile(path:)``
     /// when it holds no byte.
-    static func existing(at path: String) throws(PersistentStateError) -> _FileLock? {
+    static func existing(at path: String, faults: _OpenFaults) throws(PersistentStateError) -> _FileLock? {
         // NB: an owned file is never opened here (closing the descriptor
         // would drop its owner's lock between processes).
         _FileIdentity.registry.lock()
@@ -68,7 +72,7 @@ final class _FileLock: @unchecked Sendable {
             }
             throw .unreadableFile(path: path, reason: "cannot open it: \(String(cString: strerror(error)))")
         }
-        let lock = try _FileLock(descriptor: fd, reportedPath: path)
+        let lock = try _FileLock(descriptor: fd, reportedPath: path, faults: faults)
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             lock.release()
@@ -87,68 +91,33 @@ final class _FileLock: @unchecked Sendable {
         return lock
     }
 
-    /// Creates a new file with a name of its own beside `path` (hidden,
-    /// `.NAME.faststore-new-UUID`) and takes its ownership: the state file
-    /// is written there, then moved to `path` by ``moveInto(_:)``, so that
-    /// a crash while creating it leaves no file at `path`.
-    static func creatingBeside(_ path: String) throws(PersistentStateError) -> _FileLock {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        guard let resolved = realpath(folder, nil) else {
-            throw .unreadableFile(path: path, reason: "cannot resolve its folder '\(folder)': \(String(cString: strerror(errno)))")
-        }
-        let directory = String(cString: resolved)
-        free(resolved)
-        let name = url.lastPathComponent
-        removeStaleCreations(of: name, in: directory)
-        let temporary = directory + "/." + name + ".faststore-new-" + UUID().uuidString
-        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw .saveFailed(path: path, reason: "cannot create '\(temporary)': \(String(cString: strerror(errno)))")
-        }
-        let lock = try _FileLock(descriptor: fd, reportedPath: path)
-        lock.path = temporary
-        return lock
+    /// Runs the test's fault before SQLite opens ``path`` (none in an app).
+    func willOpenConnection() {
+        faults.connectionOpening?(path)
     }
 
-    /// Moves the file made by ``creatingBeside(_:)`` to `path`, unless a
-    /// file appeared there meanwhile (``PersistentStateError/fileInUse(path:)``;
-    /// the new file is then removed). The ownership moves with it.
-    func moveInto(_ path: String) throws(PersistentStateError) {
-        let temporary = self.path
-        let directory = (temporary as NSString).deletingLastPathComponent
-        let target = directory + "/" + URL(fileURLWithPath: path).lastPathComponent
-        // NB: link, not rename: it fails when the name exists, where rename
-        // would replace a file another process just created.
-        if link(temporary, target) != 0 {
-            let error = errno
-            if error == EEXIST {
-                unlink(temporary)
-                release()
-                throw .fileInUse(path: path)
-            }
-            // A file system without hard links: rename, after a check.
-            var existing = stat()
-            if lstat(target, &existing) == 0 {
-                unlink(temporary)
-                release()
-                throw .fileInUse(path: path)
-            }
-            guard rename(temporary, target) == 0 else {
-                let error = errno
-                unlink(temporary)
-                release()
-                throw .saveFailed(path: path, reason: "cannot move the new file to it: \(String(cString: strerror(error)))")
-            }
-        } else {
-            unlink(temporary)
-        }
-        self.path = target
-        // NB: the new name on disk before any batch is acknowledged in it.
-        let folder = open(directory, O_RDONLY | O_CLOEXEC)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
+    /// Checks that `connection` (a `sqlite3 *` SQLite just opened on
+    /// ``path``, before anything read the file) opened the file this lock
+    /// owns, not another one renamed over the path since it was locked (or
+    /// a symbolic link on it changed): SQLite opens the file by its name.
+    ///
+    /// Two checks, each against the path as it is now: SQLite's
+    /// (`SQLITE_FCNTL_HAS_MOVED`: the inode it opened is the path's), then
+    /// this lock's (the path's device and inode are the file's it locked).
+    ///
+    /// NB: the two checks are two instants: a file renamed over the path
+    /// before SQLite's open and the locked one renamed back exactly between
+    /// the two checks passes them (see docs/persistence.md, "Faults").
+    ///
+    /// - Throws: ``PersistentStateError/fileReplaced(path:)``.
+    func checkOpened(by connection: OpaquePointer?, reportedPath: String) throws(PersistentStateError) {
+        var moved: Int32 = 0
+        // NB: not SQLITE_OK when the VFS cannot tell (not SQLite's unix
+        // one): the check of the path alone is left then.
+        let code = cfaststore_file_has_moved(UnsafeMutableRawPointer(connection), &moved)
+        var info = stat()
+        guard code != 0 || moved == 0, stat(path, &info) == 0, _FileIdentity(info) == identity else {
+            throw .fileReplaced(path: reportedPath)
         }
     }
 
@@ -160,7 +129,7 @@ final class _FileLock: @unchecked Sendable {
         if result != 0 { throw .fileInUse(path: path) }
     }
 
-    private init(descriptor fd: Int32, reportedPath: String) throws(PersistentStateError) {
+    init(descriptor fd: Int32, reportedPath: String, faults: _OpenFaults) throws(PersistentStateError) {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let error = errno
@@ -187,43 +156,17 @@ final class _FileLock: @unchecked Sendable {
         self.descriptor = fd
         self.identity = identity
         self.path = reportedPath
+        self.faults = faults
     }
 
     /// The lock on ``lockedByte``: 0, or the error.
-    private static func lock(_ fd: Int32) -> Int32 {
+    static func lock(_ fd: Int32) -> Int32 {
         var request = flock()
         request.l_type = Int16(F_WRLCK)
         request.l_whence = Int16(SEEK_SET)
         request.l_start = lockedByte
         request.l_len = 1
         return fcntl(fd, F_SETLK, &request) == 0 ? 0 : errno
-    }
-
-    /// Removes what an earlier process's crash while creating `name` left
-    /// (a hidden new file no one owns).
-    private static func removeStaleCreations(of name: String, in directory: String) {
-        let prefix = "." + name + ".faststore-new-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        _FileIdentity.registry.lock()
-        defer { _FileIdentity.registry.unlock() }
-        for stale in names where stale.hasPrefix(prefix) {
-            let path = directory + "/" + stale
-            // NB: another creation of this process is never opened (see
-            // `existing(at:)`).
-            var before = stat()
-            guard stat(path, &before) == 0, !_FileIdentity.isOwned(_FileIdentity(before)) else { continue }
-            let fd = open(path, O_RDWR | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            var info = stat()
-            guard fstat(fd, &info) == 0, _FileIdentity.register(_FileIdentity(info)) else {
-                _FileIdentity.park(fd, on: _FileIdentity(info))
-                continue
-            }
-            // NB: locked by no one: its creator died before moving it.
-            if lock(fd) == 0 { unlink(path) }
-            close(fd)
-            _FileIdentity.unregister(_FileIdentity(info))
-        }
     }
 
     /// The files SQLite keeps beside the file (`-wal`, `-shm`, `-journal`)
@@ -250,13 +193,6 @@ final class _FileLock: @unchecked Sendable {
         release()
     }
 
-    /// Removes the file made by ``creatingBeside(_:)`` and what SQLite made
-    /// beside it, and releases it: a creation that failed leaves nothing.
-    func abandonCreation() {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
-        release()
-    }
-
     /// Releases the ownership (idempotent).
     func release() {
         guard descriptor >= 0 else { return }
@@ -268,55 +204,4 @@ final class _FileLock: @unchecked Sendable {
     }
 
     deinit { release() }
-}
-
-/// A file's identity: its device and inode.
-struct _FileIdentity: Hashable {
-    let device: UInt64
-    let inode: UInt64
-
-    // NB: `dev_t` is signed on Apple platforms, unsigned on Linux.
-    init(_ info: stat) {
-        device = UInt64(truncatingIfNeeded: info.st_dev)
-        inode = UInt64(truncatingIfNeeded: info.st_ino)
-    }
-
-    // NB: the files this process owns, across every PersistentState, and
-    // the descriptors opened on them by a refused open, closed when their
-    // owner lets go. Recursive: `_FileLock.existing(at:)` holds it from the
-    // check of the path to the registration.
-    private nonisolated(unsafe) static var owned: Set<_FileIdentity> = []
-    private nonisolated(unsafe) static var parked: [_FileIdentity: [Int32]] = [:]
-    static let registry = NSRecursiveLock()
-
-    /// Whether `identity` is owned in this process.
-    static func isOwned(_ identity: _FileIdentity) -> Bool {
-        registry.withLock { owned.contains(identity) }
-    }
-
-    /// Adds `identity` to the files owned: `false` when it is owned already.
-    static func register(_ identity: _FileIdentity) -> Bool {
-        registry.withLock { owned.insert(identity).inserted }
-    }
-
-    /// Removes `identity` from the files owned, and closes the descriptors
-    /// parked on it.
-    static func unregister(_ identity: _FileIdentity) {
-        let descriptors = registry.withLock {
-            owned.remove(identity)
-            return parked.removeValue(forKey: identity) ?? []
-        }
-        for fd in descriptors { close(fd) }
-    }
-
-    /// Keeps `fd`, opened on the owned `identity`, open until its owner
-    /// unregisters it (closed now when nobody owns it).
-    static func park(_ fd: Int32, on identity: _FileIdentity) {
-        let closeNow = registry.withLock {
-            guard owned.contains(identity) else { return true }
-            parked[identity, default: []].append(fd)
-            return false
-        }
-        if closeNow { close(fd) }
-    }
 }

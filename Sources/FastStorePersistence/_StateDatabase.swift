@@ -53,12 +53,23 @@ struct _StateDatabase {
         var history: (sequence: Int64, entries: Data)?
     }
 
-    /// Opens the database at `path` read-write: a new file, or one a
+    /// Opens the database `owner` owns read-write: a new file, or one a
     /// ``_StateInspection`` accepted (a read-write connection's first read
     /// rolls back a hot journal, writing the file).
     ///
-    /// - Parameter reportedPath: The path errors name (the one the app gave).
-    init(path: String, reportedPath: String) throws(PersistentStateError) {
+    /// - Parameters:
+    ///   - reportedPath: The path errors name (the one the app gave).
+    ///   - lockingExclusively: Whether SQLite keeps its locks on the file
+    ///     until the connection closes (`PRAGMA locking_mode = EXCLUSIVE`),
+    ///     for the connection that writes a new file under its hidden name:
+    ///     SQLite ends each transaction on a file in rollback-journal mode,
+    ///     as a new file is until it switches to WAL, by unlocking the whole
+    ///     file, which releases `owner`'s lock too, and another process's
+    ///     clean-up of stale creations would take the file then.
+    /// - Throws: ``PersistentStateError/fileReplaced(path:)`` when SQLite
+    ///   opened another file than the one `owner` locked (one renamed over
+    ///   the path meanwhile), before reading anything.
+    init(owner: _FileLock, reportedPath: String, lockingExclusively: Bool = false) throws(PersistentStateError) {
         self.path = reportedPath
         var configuration = Configuration()
         configuration.label = "FastStorePersistence"
@@ -67,10 +78,18 @@ struct _StateDatabase {
         // close until ``prepare(creatingWith:version:)`` succeeded, set
         // before GRDB reads the schema (its check that the file is a
         // database): an open that fails before would otherwise checkpoint
-        // the WAL into the file it gives up, and remove the WAL.
-        configuration.prepareDatabase { db in try Self.setCheckpointOnClose(false, db) }
+        // the WAL into the file it gives up, and remove the WAL. The file
+        // SQLite opened is checked before that read too.
+        configuration.prepareDatabase { db in
+            try owner.checkOpened(by: db.sqliteConnection, reportedPath: reportedPath)
+            try Self.setCheckpointOnClose(false, db)
+            if lockingExclusively { _ = try String.fetchOne(db, sql: "PRAGMA locking_mode = EXCLUSIVE") }
+        }
+        owner.willOpenConnection()
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: owner.path, configuration: configuration)
+        } catch let error as PersistentStateError {
+            throw error
         } catch {
             throw .unreadableFile(path: reportedPath, reason: Self.reason(error))
         }

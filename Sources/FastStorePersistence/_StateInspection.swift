@@ -23,13 +23,15 @@ struct _StateInspection {
     let path: String
     private let queue: DatabaseQueue
 
-    /// Opens the existing file at `path` read-only.
+    /// Opens the existing file `owner` owns read-only.
     ///
     /// - Parameter reportedPath: The path errors name.
-    /// - Throws: ``PersistentStateError/unreadableFile(path:reason:)`` when
-    ///   SQLite cannot read it: not a database, damaged, or a hot journal
-    ///   beside it.
-    init(path: String, reportedPath: String) throws(PersistentStateError) {
+    /// - Throws: ``PersistentStateError/fileReplaced(path:)`` when SQLite
+    ///   opened another file than the one `owner` locked (one renamed over
+    ///   the path meanwhile), before reading anything;
+    ///   ``PersistentStateError/unreadableFile(path:reason:)`` when SQLite
+    ///   cannot read it: not a database, damaged, or a hot journal beside it.
+    init(owner: _FileLock, reportedPath: String) throws(PersistentStateError) {
         self.path = reportedPath
         var configuration = Configuration()
         configuration.label = "FastStorePersistence.inspection"
@@ -37,9 +39,16 @@ struct _StateInspection {
         // NB: a read-only connection does not checkpoint when it closes;
         // turned off all the same, before GRDB's first read, so that no
         // version of SQLite writes a WAL into a file this open refuses.
-        configuration.prepareDatabase { db in try _StateDatabase.setCheckpointOnClose(false, db) }
+        // The file SQLite opened is checked before that read too.
+        configuration.prepareDatabase { db in
+            try owner.checkOpened(by: db.sqliteConnection, reportedPath: reportedPath)
+            try _StateDatabase.setCheckpointOnClose(false, db)
+        }
+        owner.willOpenConnection()
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: owner.path, configuration: configuration)
+        } catch let error as PersistentStateError {
+            throw error
         } catch {
             throw .unreadableFile(path: reportedPath, reason: Self.reason(error))
         }
