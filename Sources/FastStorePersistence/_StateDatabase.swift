@@ -85,14 +85,7 @@ struct _StateDatabase {
             try Self.setCheckpointOnClose(false, db)
             if lockingExclusively { _ = try String.fetchOne(db, sql: "PRAGMA locking_mode = EXCLUSIVE") }
         }
-        owner.willOpenConnection()
-        do {
-            queue = try DatabaseQueue(path: owner.path, configuration: configuration)
-        } catch let error as PersistentStateError {
-            throw error
-        } catch {
-            throw .unreadableFile(path: reportedPath, reason: Self.reason(error))
-        }
+        queue = try Self.openQueue(owner, configuration, reportedPath: reportedPath, reason: Self.reason)
     }
 
     /// Switches the accepted file to WAL with full syncs, creates the
@@ -255,5 +248,23 @@ struct _StateDatabase {
     static func reason(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error)"
+    }
+
+    /// A connection to the file `owner` locked, with `configuration`: a
+    /// refusal its `prepareDatabase` threw as it is, any other failure as
+    /// `unreadableFile` with `reason`'s words.
+    ///
+    /// - Complexity: SQLite's open, plus `configuration`'s preparation.
+    static func openQueue(
+        _ owner: _FileLock, _ configuration: Configuration, reportedPath: String, reason: (any Error) -> String
+    ) throws(PersistentStateError) -> DatabaseQueue {
+        owner.willOpenConnection()
+        do {
+            return try DatabaseQueue(path: owner.path, configuration: configuration)
+        } catch let error as PersistentStateError {
+            throw error
+        } catch {
+            throw .unreadableFile(path: reportedPath, reason: reason(error))
+        }
     }
 }

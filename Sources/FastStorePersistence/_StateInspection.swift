@@ -44,14 +44,7 @@ struct _StateInspection {
             try owner.checkOpened(by: db.sqliteConnection, reportedPath: reportedPath)
             try _StateDatabase.setCheckpointOnClose(false, db)
         }
-        owner.willOpenConnection()
-        do {
-            queue = try DatabaseQueue(path: owner.path, configuration: configuration)
-        } catch let error as PersistentStateError {
-            throw error
-        } catch {
-            throw .unreadableFile(path: reportedPath, reason: Self.reason(error))
-        }
+        queue = try _StateDatabase.openQueue(owner, configuration, reportedPath: reportedPath, reason: Self.reason)
     }
 
     /// Reads the file's contents, through the read-only connection: changes
