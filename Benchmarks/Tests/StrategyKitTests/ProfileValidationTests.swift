@@ -115,6 +115,28 @@ struct WorkloadTests {
         #expect(all.actions[0].among == .all)
     }
 
+    @Test("Actions among the unwatched entities never change a watched one")
+    func unwatchedPool() throws {
+        let json = ProfileFixtures.valid
+            .replacingOccurrences(of: "\"entities\": 10,", with: "\"entities\": 1000,")
+            .replacingOccurrences(of: "\"weight\": 1}", with: "\"among\": \"unwatched\", \"weight\": 1}")
+        let spec = try ProfileLoader.parse(Data(json.utf8), file: "unwatched.json")
+        #expect(spec.actions[0].among == .unwatched)
+        let workload = Workload(profile: spec, entities: 1_000, maxDispatches: 500, seconds: 1, warmup: 0)
+        var watched = Set<Int>()
+        for case .entity(let id) in workload.selections { watched.insert(id) }
+        var changed = Set<Int>()
+        for action in workload.actions {
+            guard case .updateEntities(_, let ids) = action.kind else { Issue.record("not an update"); continue }
+            changed.formUnion(ids)
+        }
+        #expect(!watched.isEmpty && changed.isDisjoint(with: watched), "no action changes a watched entity")
+        #expect(changed.count > 100, "drawn across the unwatched entities: \(changed.count)")
+        // Every entity watched: nothing to draw, refused by name.
+        let everyEntityWatched = json.replacingOccurrences(of: "\"entities\": 1000,", with: "\"entities\": \(watched.count),")
+        #expect(throws: ProfileError.self) { try ProfileLoader.parse(Data(everyEntityWatched.utf8), file: "all-watched.json") }
+    }
+
     @Test("makeText gives exactly the requested length")
     func textLength() {
         for length in [0, 1, 15, 16, 64] {
