@@ -122,7 +122,10 @@ struct WorkloadTests {
             .replacingOccurrences(of: "\"weight\": 1}", with: "\"among\": \"unwatched\", \"weight\": 1}")
         let spec = try ProfileLoader.parse(Data(json.utf8), file: "unwatched.json")
         #expect(spec.actions[0].among == .unwatched)
-        let workload = Workload(profile: spec, entities: 1_000, maxDispatches: 500, seconds: 1, warmup: 0)
+        // NB: 5,000 single-entity actions over 1,000 entities: drawn from
+        // every entity, one of the watched ones would be hit but with a
+        // chance of about 1 in 20,000.
+        let workload = Workload(profile: spec, entities: 1_000, maxDispatches: 5_000, seconds: 1, warmup: 0)
         var watched = Set<Int>()
         for case .entity(let id) in workload.selections { watched.insert(id) }
         var changed = Set<Int>()
