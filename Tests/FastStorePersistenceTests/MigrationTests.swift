@@ -154,12 +154,23 @@ typealias V2 = CrashModel.StateV2
         let span = UInt64(max(2_000, whole.components.seconds * 1_000_000 + whole.components.attoseconds / 1_000_000_000_000))
 
         var old = 0, new = 0
-        for run in 0 ..< runs {
+        // NB: the kills spread over the timed migration's span; on a loaded
+        // machine a later child may run slower than the timed one, and every
+        // kill then lands before the commit. Runs past `runs` kill later and
+        // later (the span doubled each time, the last one not at all) until
+        // both outcomes were seen: each run is checked the same way.
+        var run = 0
+        while run < runs || (old == 0 || new == 0) && run < runs + 12 {
             let path = folder.appendingPathComponent("run\(run).sqlite").path
             try FileManager.default.copyItem(atPath: original, toPath: path)
-            let killAfter = UInt32(rng.next() % (span + span / 4))
+            let extra = run - runs
+            let killAfter: UInt32? = extra < 0 ? UInt32(rng.next() % (span + span / 4))
+                : extra == 11 ? nil
+                : new == 0 ? UInt32(min(UInt64(UInt32.max), span << UInt64(extra + 1)))
+                : UInt32(rng.next() % (span / 4 + 1))
+            defer { run += 1 }
             let lines = try runChild(path, killAfter: killAfter)
-            let parameters = "run \(run), kill after \(killAfter) µs of \(span) (FASTSTORE_SEED=\(PersistenceCrashTests.seed))"
+            let parameters = "run \(run), kill after \(killAfter.map { "\($0) µs" } ?? "never") of \(span) (FASTSTORE_SEED=\(PersistenceCrashTests.seed))"
             switch try Self.savedVersion(path) {
             case 1:
                 #expect(!lines.contains("migrated"), "\(parameters): migrated, yet version 1")
@@ -177,6 +188,6 @@ typealias V2 = CrashModel.StateV2
             }
         }
         // Both outcomes seen: the kills landed before and after the commit.
-        #expect(old > 0 && new > 0, "old \(old), new \(new) of \(runs)")
+        #expect(old > 0 && new > 0, "old \(old), new \(new) of \(run)")
     }
 }
