@@ -113,9 +113,22 @@ import Darwin
         let once = Once()
         var options = PersistenceOptions()
         options._openFaults.connectionOpening = { _ in once { #expect(rename(other, path) == 0) } }
+        try Self.expectRefusedAsReplaced(path, options, folder: folder, renamedIn: renamedIn, locked: "the one renamed away")
+        let reopened = try PersistentState(path: path, initial: Self.state("new"))
+        #expect(reopened.state.note == "renamed in")
+        try Self.expectOwned(path, "reopened")
+        try reopened.close()
+    }
+
+    /// Opens `path` with `options`, whose fault renames another file over it
+    /// before SQLite opens it: expects `fileReplaced`, and the file renamed
+    /// in (`renamedIn`, the folder's only file) left as it was.
+    static func expectRefusedAsReplaced(
+        _ path: String, _ options: PersistenceOptions, folder: URL, renamedIn: Data, locked: String
+    ) throws {
         do {
             let file = try PersistentState(path: path, options: options, initial: Self.state("new"))
-            Issue.record("opened the file renamed in ('\(file.state.note)'), having locked the one renamed away")
+            Issue.record("opened the file renamed in ('\(file.state.note)'), having locked \(locked)")
             try Self.expectOwned(path, "the file renamed in")
             try file.close()
         } catch {
@@ -125,10 +138,6 @@ import Darwin
             }
             #expect(try DamageFixture.listing(folder) == ["state.sqlite": renamedIn], "the file renamed in, left as it was")
         }
-        let reopened = try PersistentState(path: path, initial: Self.state("new"))
-        #expect(reopened.state.note == "renamed in")
-        try Self.expectOwned(path, "reopened")
-        try reopened.close()
     }
 
     /// The same after a new file was moved into place: SQLite's read-write
@@ -145,18 +154,7 @@ import Darwin
             guard !opening.contains(".faststore-new-") else { return }
             once { #expect(rename(other, path) == 0) }
         }
-        do {
-            let file = try PersistentState(path: path, options: options, initial: Self.state("new"))
-            Issue.record("opened the file renamed in ('\(file.state.note)'), having locked the new one it made")
-            try Self.expectOwned(path, "the file renamed in")
-            try file.close()
-        } catch {
-            guard case .fileReplaced = error as? PersistentStateError else {
-                Issue.record("\(error)")
-                return
-            }
-            #expect(try DamageFixture.listing(folder) == ["state.sqlite": renamedIn], "the file renamed in, left as it was")
-        }
+        try Self.expectRefusedAsReplaced(path, options, folder: folder, renamedIn: renamedIn, locked: "the new one it made")
     }
 
     // MARK: 2. SQLite's own unlock released the lock between processes.
