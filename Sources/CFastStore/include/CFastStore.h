@@ -69,4 +69,10 @@ static inline __attribute__((always_inline)) uint64_t _cfaststore_nodes_load(voi
     return __atomic_load_n(&_cfaststore_node_counter, __ATOMIC_RELAXED);
 }
 
+// Whether the calling thread is the process's main thread: the owning
+// thread of a `MainStore`. Found once per thread (FastStore's tracking
+// context keeps the answer). On Linux the main thread's id is the process
+// id, which Swift cannot ask for (`syscall` is variadic).
+int _cfaststore_is_main_thread(void);
+
 #endif

@@ -150,7 +150,7 @@ extension Store {
     internal var _unobservedState: State {
         _lock.lock()
         defer { _lock.unlock() }
-        return _guarded.pointee.state
+        return _publishedUnderLock
     }
 
     /// The published state and its publication generation, read together
@@ -160,6 +160,6 @@ extension Store {
     internal var _stateAndGeneration: (State, UInt64) {
         _lock.lock()
         defer { _lock.unlock() }
-        return (_guarded.pointee.state, _publication.generation.load(ordering: .relaxed))
+        return (_publishedUnderLock, _publication.generation.load(ordering: .relaxed))
     }
 }

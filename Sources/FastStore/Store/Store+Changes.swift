@@ -110,7 +110,7 @@ extension Store {
         let entry = _Subscriber<State>(
             id: _guarded.pointee.nextSubscriberID, thread: .drainThread, object: nil, deliver: deliver)
         _guarded.pointee.subscribers.append(entry)
-        return (entry, _guarded.pointee.state, _publication.generation.load(ordering: .relaxed))
+        return (entry, _publishedUnderLock, _publication.generation.load(ordering: .relaxed))
     }
 
     /// Stops delivering to `entry` and removes it; uncounts a receiver of

@@ -52,8 +52,9 @@ extension Store {
         }
 
         // NB: only the draining thread writes `_guarded.pointee.state`, so it
-        // may read it without the lock.
-        _owned.pointee.working = _guarded.pointee.state
+        // may read it without the lock. An owned store's working copy is
+        // its published state already: no copy shares its nodes.
+        if !_isOwned { _owned.pointee.working = _guarded.pointee.state.unsafelyUnwrapped }
         if first == nil && _owned.pointee.replacement == nil {
             // NB: through the queue's one take, which stops at a history
             // move queued meanwhile (another thread's, between the enqueue
@@ -121,7 +122,11 @@ extension Store {
             newRoot: { _rootVersion!(_owned.pointee.working) },
             reusing: &_owned.pointee.spareChanges,
             log: _changeLog
-        ) { _reduceBatch(first: first) }
+        ) {
+            _owned.pointee.reducing = true
+            _reduceBatch(first: first)
+            _owned.pointee.reducing = false
+        }
         context._recycler = outerRecycler
         // NB: the batch (with `first`) is set aside (a swap), not cleared,
         // until the subscribers were told: receivers of causes read it.
@@ -162,10 +167,11 @@ extension Store {
         _willChange()
         var finished: [CheckedContinuation<Void, Never>]? = nil
         // NB: the replaced state is swapped out and released after the
-        // lock: its values' `deinit`s may call the store.
-        var replacedState = _owned.pointee.working
+        // lock: its values' `deinit`s may call the store. An owned store
+        // publishes its working copy as it is.
+        var replacedState: State? = _isOwned ? nil : _owned.pointee.working
         _lock.lock()
-        swap(&_guarded.pointee.state, &replacedState)
+        if !_isOwned { swap(&_guarded.pointee.state, &replacedState) }
         // NB: under the lock, with the state: a reader gets a state and its
         // generation together.
         let generation = _publication.generation.wrappingIncrementThenLoad(ordering: .sequentiallyConsistent)
@@ -179,7 +185,7 @@ extension Store {
             finished = _takeNextBatchOrFinish()
         }
         _lock.unlock()
-        _ = consume replacedState
+        replacedState = nil
         return _Published(subscribers: subscribers, replaced: replaced, takeLater: takeLater, finished: finished)
     }
 

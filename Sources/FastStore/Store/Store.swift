@@ -61,7 +61,8 @@ public final class Store<State, Action> {
     // dispatch, measured with `perf record`), pointers do not. Exclusivity is
     // guaranteed by the lock and the single-drainer rule instead.
 
-    /// Guarded by `_lock`: the published state, the queue, the subscribers.
+    /// Guarded by `_lock`: the published state (none in an owned store:
+    /// see `_isOwned`), the queue, the subscribers.
     @usableFromInline let _guarded: UnsafeMutablePointer<_StoreGuarded<State, Action>>
     /// Owned by the draining thread (at most one at a time, see
     /// `_DispatchQueueState.isDraining`): the working copy and the batch.
@@ -92,6 +93,13 @@ public final class Store<State, Action> {
     /// are registered: a drain copies its batch's actions for them only
     /// when this is not zero (see `Store+Changes.swift`).
     @usableFromInline let _causeReceivers = ManagedAtomic<Int>(0)
+    /// Whether this is a ``MainStore``'s engine: an *owned* store, whose
+    /// state only the owning thread (the main thread) reads and drains.
+    /// Its working copy is its published state: no second copy shares the
+    /// nodes, so a drain writes them in place where nothing else holds
+    /// them. Dispatches from other threads are queued and drained on the
+    /// owning thread (`Store+Owner.swift`).
+    @usableFromInline let _isOwned: Bool
 
     #if canImport(Combine)
     /// Combine's change publisher, for SwiftUI's `ObservableObject` support.
@@ -104,13 +112,25 @@ public final class Store<State, Action> {
     ///   - state: The initial state.
     ///   - reducer: Applies one action to the state, in place.
     ///   - middleware: Runs, in order, before the reducer for every action.
-    public init(
+    public convenience init(
         state: State,
         reducer: @escaping Reducer<State, Action>,
         middleware: [Middleware<State, Action>] = []
     ) {
+        self.init(state: state, reducer: reducer, middleware: middleware, owned: false)
+    }
+
+    /// Creates a store, or an owned one (a ``MainStore``'s engine).
+    @usableFromInline
+    internal init(
+        state: State,
+        reducer: @escaping Reducer<State, Action>,
+        middleware: [Middleware<State, Action>],
+        owned: Bool
+    ) {
+        _isOwned = owned
         _guarded = .allocate(capacity: 1)
-        _guarded.initialize(to: _StoreGuarded(state: state))
+        _guarded.initialize(to: _StoreGuarded(state: owned ? nil : state))
         _owned = .allocate(capacity: 1)
         _owned.initialize(to: _StoreDrainOwned(working: state))
         _reducer = reducer
@@ -150,7 +170,7 @@ public final class Store<State, Action> {
             // which what this thread reads from the state next is filed
             // under, checked against the generation read here.
             _lock.lock()
-            let state = _guarded.pointee.state
+            let state = _publishedUnderLock
             let generation = _publication.generation.load(ordering: .relaxed)
             _lock.unlock()
             context.observesReads = true
@@ -175,7 +195,7 @@ public final class Store<State, Action> {
         // `_notifyWholeStateObservers`).
         let onMain = _ObservationHub._isMainThread
         _lock.lock()
-        let state = _guarded.pointee.state
+        let state = _publishedUnderLock
         let generation = _publication.generation.load(ordering: .relaxed)
         let snapshotKeyPath = _publication.snapshotKeyPath(generation, onMain: onMain)
         _lock.unlock()
@@ -189,7 +209,18 @@ public final class Store<State, Action> {
     var _publishedState: State {
         _lock.lock()
         defer { _lock.unlock() }
-        return _guarded.pointee.state
+        return _publishedUnderLock
+    }
+
+    /// The published state, read under the lock: an owned store's working
+    /// copy, read on the owning thread (checked), outside its reducers.
+    @inlinable
+    var _publishedUnderLock: State {
+        if _isOwned {
+            _checkOwnedRead()
+            return _owned.pointee.working
+        }
+        return _guarded.pointee.state.unsafelyUnwrapped
     }
 
     /// Dispatches an action. See ``Store`` for when `state` reflects it.
@@ -198,6 +229,7 @@ public final class Store<State, Action> {
     ///   one lock to enqueue, one to take the batch, one to publish.
     @inlinable
     public func dispatch(_ action: Action) {
+        if _isOwned { return _dispatchOwned(action, context: _TrackingContext.current) }
         _lock.lock()
         let mustDrain = _guarded.pointee.queue.enqueue(action)
         _lock.unlock()
@@ -218,6 +250,7 @@ public final class Store<State, Action> {
         // NB: an array is taken as it is (no copy); any other sequence is
         // iterated here, outside the lock, as its code is the caller's.
         let actions = Array(actions)
+        if _isOwned { return _dispatchOwned(contentsOf: actions, context: _TrackingContext.current) }
         _lock.lock()
         let mustDrain = _guarded.pointee.queue.enqueue(contentsOf: actions)
         _lock.unlock()
@@ -242,14 +275,21 @@ public final class Store<State, Action> {
             "FastStore: Store.flush() called from inside the store's own drain (reducer, middleware or subscriber, or another store's drain they started); it would wait for itself"
         )
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            _lock.lock()
-            if _guarded.pointee.queue.isIdle {
-                _lock.unlock()
-                continuation.resume()
-            } else {
-                _guarded.pointee.queue.idleWaiters.append(continuation)
-                _lock.unlock()
-            }
+            _resumeWhenIdle(continuation)
+        }
+    }
+
+    /// Resumes `continuation` now if the queue is idle, else when it goes
+    /// idle (the drain that empties it resumes it).
+    @usableFromInline
+    func _resumeWhenIdle(_ continuation: CheckedContinuation<Void, Never>) {
+        _lock.lock()
+        if _guarded.pointee.queue.isIdle {
+            _lock.unlock()
+            continuation.resume()
+        } else {
+            _guarded.pointee.queue.idleWaiters.append(continuation)
+            _lock.unlock()
         }
     }
 
@@ -263,12 +303,15 @@ public final class Store<State, Action> {
             !_TrackingContext.isDraining(ObjectIdentifier(self)),
             "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber, or another store's drain they started); it would wait for itself"
         )
+        // NB: an owned store drains on the main thread: there, what other
+        // threads queued is drained now rather than waited for.
+        let drainsHere = _isOwned && _isOnMainActor(_TrackingContext.current)
         while true {
             _lock.lock()
             let idle = _guarded.pointee.queue.isIdle
             _lock.unlock()
             if idle { return }
-            _yieldThread()
+            if drainsHere { _drainOwnedQueue() } else { _yieldThread() }
         }
     }
 
@@ -282,12 +325,14 @@ public final class Store<State, Action> {
 /// The part of a store guarded by its lock.
 @usableFromInline
 internal struct _StoreGuarded<State, Action> {
-    @usableFromInline var state: State
+    /// The published state; `nil` in an owned store, whose working copy is
+    /// its published state.
+    @usableFromInline var state: State?
     /// The queued actions and history moves (see `Store+Replacement.swift`).
     @usableFromInline var queue = _DispatchQueueState<Action, _StoreReplacement<State>>()
     @usableFromInline var subscribers: [_Subscriber<State>] = []
     @usableFromInline var nextSubscriberID: UInt64 = 0
-    @inlinable init(state: State) { self.state = state }
+    @inlinable init(state: State?) { self.state = state }
 }
 
 /// The part of a store only its draining thread touches.
@@ -308,6 +353,9 @@ internal struct _StoreDrainOwned<State, Action> {
     @usableFromInline var spareChanges: _DrainChanges? = nil
     /// A history move to apply in place of the next batch.
     @usableFromInline var replacement: _StoreReplacement<State>? = nil
+    /// Whether the reducers run on `working` (an `inout` access in
+    /// progress): an owned store's `state` cannot be read then.
+    @usableFromInline var reducing = false
     @inlinable init(working: State) {
         self.working = working
         batch.reserveCapacity(64)

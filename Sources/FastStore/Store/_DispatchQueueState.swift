@@ -18,6 +18,10 @@ internal struct _DispatchQueueState<Action, Marker> {
     @usableFromInline var markers: [(position: Int, marker: Marker)] = []
     /// Whether some thread is draining. At most one drain runs at a time.
     @usableFromInline var isDraining = false
+    /// An owned store's (see ``MainStore``): whether a drain was scheduled on
+    /// the owning thread for work queued from elsewhere and has not run yet.
+    /// Work is pending while no drain runs only when this is set.
+    @usableFromInline var ownerDrainScheduled = false
     /// Continuations of `flush()` callers, resumed when the queue goes idle.
     @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// Number of actions enqueued so far (diagnostics and tests).
@@ -84,6 +88,79 @@ internal struct _DispatchQueueState<Action, Marker> {
         return true
     }
 
+    /// What an owned store's owning thread must do with the action it
+    /// enqueued (see ``enqueueOnOwner(_:)``).
+    @usableFromInline
+    enum OwnerClaim {
+        /// A drain runs (up this thread's stack): it takes the action.
+        case queued
+        /// Drain, starting with the action (not queued: nothing was).
+        case drainFirst
+        /// Drain the queue: work queued from other threads waits for a
+        /// scheduled drain, and the action was queued behind it.
+        case drainQueue
+    }
+
+    /// An owned store, on its owning thread: enqueues `action`, or starts a
+    /// drain, which takes the work other threads queued first when some
+    /// waits for its scheduled drain (the owning thread does not wait for
+    /// that drain: it runs it now, in order).
+    ///
+    /// - Complexity: amortized O(1).
+    @inlinable
+    mutating func enqueueOnOwner(_ action: Action) -> OwnerClaim {
+        enqueuedCount &+= 1
+        if isDraining {
+            pending.append(action)
+            return .queued
+        }
+        isDraining = true
+        if pending.isEmpty && markers.isEmpty { return .drainFirst }
+        pending.append(action)
+        return .drainQueue
+    }
+
+    /// An owned store, off its owning thread: queues `actions`, in order.
+    /// Returns `true` when the caller must schedule a drain on the owning
+    /// thread (none runs and none is scheduled).
+    ///
+    /// - Complexity: O(`actions.count`).
+    @inlinable
+    mutating func enqueueForOwner<S: Sequence>(contentsOf actions: S) -> Bool where S.Element == Action {
+        let before = pending.count
+        pending.append(contentsOf: actions)
+        enqueuedCount &+= UInt64(pending.count - before)
+        return scheduleOwnerDrainIfNeeded()
+    }
+
+    /// An owned store, off its owning thread: queues `marker` behind every
+    /// pending action. Returns `true` when the caller must schedule a drain
+    /// on the owning thread.
+    @inlinable
+    mutating func enqueueForOwner(marker: Marker) -> Bool {
+        markers.append((pending.count, marker))
+        return scheduleOwnerDrainIfNeeded()
+    }
+
+    @inlinable
+    mutating func scheduleOwnerDrainIfNeeded() -> Bool {
+        if isDraining || ownerDrainScheduled || (pending.isEmpty && markers.isEmpty) { return false }
+        ownerDrainScheduled = true
+        return true
+    }
+
+    /// An owned store, on its owning thread: claims the drain for the work
+    /// queued from elsewhere (a scheduled drain running, or the owning
+    /// thread draining it early). Returns `false` when a drain runs or
+    /// nothing is queued.
+    @inlinable
+    mutating func claimOwnerDrain() -> Bool {
+        ownerDrainScheduled = false
+        if isDraining || (pending.isEmpty && markers.isEmpty) { return false }
+        isDraining = true
+        return true
+    }
+
     /// Takes what comes next: the first marker when no action is queued
     /// before it; else the pending actions up to the first marker (all of
     /// them when none is queued), appended to `batch`.
@@ -130,7 +207,7 @@ internal struct _DispatchQueueState<Action, Marker> {
     /// markers' positions in order and within the pending actions.
     @usableFromInline
     func _invariantCheck() {
-        precondition(isDraining || (pending.isEmpty && markers.isEmpty), "queued work with no drain")
+        precondition(isDraining || ownerDrainScheduled || (pending.isEmpty && markers.isEmpty), "queued work with no drain running or scheduled")
         var last = 0
         for entry in markers {
             precondition(entry.position >= last && entry.position <= pending.count, "a marker's position out of order")

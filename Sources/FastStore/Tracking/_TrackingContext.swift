@@ -91,7 +91,14 @@ internal final class _TrackingContext {
     /// change log (`_WakeUpHub.deliver`).
     @exclusivity(unchecked) @usableFromInline var _delivering: Unmanaged<_DrainChanges>?
 
-    @usableFromInline init() {}
+    /// Whether this context's thread is the process's main thread, where a
+    /// ``MainStore`` is read and drained; found once, when the thread made
+    /// its context.
+    @usableFromInline let isMainThread: Bool
+
+    @usableFromInline init() {
+        isMainThread = _cfaststore_is_main_thread() != 0
+    }
 
     /// The key whose value, on each thread that made a context, is that
     /// context (retained): it releases it when the thread exits. The hooks

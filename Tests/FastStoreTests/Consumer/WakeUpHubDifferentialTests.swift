@@ -10,7 +10,9 @@ import Testing
 /// states consumed from elsewhere, selectors added and removed (also from
 /// callbacks), screens disconnected and reconnected. The store's wake-up
 /// hub calls only the screens whose reads a drain wrote; each screen must
-/// still deliver exactly the reference's callbacks.
+/// still deliver exactly the reference's callbacks. The runs alternate
+/// between a `Store` and a `MainStore` (written in place; no history: its
+/// moves are dispatched as restores of earlier states there).
 @Suite(.serialized) struct WakeUpHubDifferentialTests {
     /// A store action: one step of the run's reducer.
     struct Step {
@@ -28,12 +30,47 @@ import Testing
         init(number: Int) { self.number = number }
     }
 
+    /// The store a run drives: a `Store` with its history, or a `MainStore`.
+    @MainActor
+    struct RunStore {
+        let store: Store<TreeState, Step>?
+        let main: MainStore<TreeState, Step>?
+        let history: StoreHistory<TreeState, Step>?
+
+        init(_ state: TreeState, onMainStore: Bool) {
+            let reducer: Reducer<TreeState, Step> = { state, step in step.apply(&state) }
+            if onMainStore {
+                store = nil
+                main = MainStore(state: state, reducer: reducer)
+                history = nil
+            } else {
+                let store = Store(state: state, reducer: reducer)
+                self.store = store
+                main = nil
+                history = StoreHistory(store)
+            }
+        }
+        var state: TreeState { store?.state ?? main!.state }
+        func dispatch(_ step: sending Step) { if let store { store.dispatch(step) } else { main!.dispatch(step) } }
+        func dispatch(contentsOf steps: sending [Step]) {
+            if let store { store.dispatch(contentsOf: steps) } else { main!.dispatch(contentsOf: steps) }
+        }
+        func subscribe(_ body: @escaping (TreeState) -> Void) -> StoreSubscription {
+            store?.subscribe(body) ?? main!.subscribe(body)
+        }
+        func connect(_ consumer: StateConsumer<TreeState>) -> StoreSubscription {
+            if let store { return consumer.connect(to: store) }
+            return consumer.connect(to: main!)
+        }
+    }
+
     /// One randomized run; returns a description of the first divergence.
-    static func run(seed: UInt64, steps: Int, statistics: inout _ConsumeStatistics) -> String? {
+    @MainActor
+    static func run(seed: UInt64, steps: Int, statistics: inout _ConsumeStatistics, onMainStore: Bool = false) -> String? {
         var rng = SeededGenerator(seed: seed)
         var published: [TreeState] = []
-        let store = Store<TreeState, Step>(state: TreeGen.state(&rng)) { state, step in step.apply(&state) }
-        let history = StoreHistory(store)
+        let store = RunStore(TreeGen.state(&rng), onMainStore: onMainStore)
+        let history = store.history
         published.append(store.state)
         let counter = SelectorCounter()
         var screens: [Screen] = []
@@ -83,7 +120,7 @@ import Testing
             }
         }
         func connect(_ screen: Screen) {
-            screen.subscription = screen.consumer.connect(to: store)
+            screen.subscription = store.connect(screen.consumer)
             screen.naive.consume(newState: store.state)
             trace.append("screen \(screen.number): connect")
         }
@@ -128,12 +165,18 @@ import Testing
                 trace.append("dispatch a no-op")
             case 58..<62:
                 let move = Int.random(in: 0..<3, using: &rng)
-                switch move {
-                case 0: try? history.undo()
-                case 1: try? history.redo()
-                default: try? history.jump(to: Int.random(in: history.indices, using: &rng))
+                if let history {
+                    switch move {
+                    case 0: try? history.undo()
+                    case 1: try? history.redo()
+                    default: try? history.jump(to: Int.random(in: history.indices, using: &rng))
+                    }
+                    trace.append("history move \(move)")
+                } else {
+                    let past = published.randomElement(using: &rng)!
+                    store.dispatch(Step { $0 = past })
+                    trace.append("dispatch state = an earlier published state (for history move \(move))")
                 }
-                trace.append("history move \(move)")
             case 62..<65:
                 // A state consumed from elsewhere by one screen.
                 if let screen = connected.randomElement(using: &rng) {
@@ -200,13 +243,14 @@ import Testing
         return nil
     }
 
-    @Test func connectedScreensDeliverExactlyWhatTheReferenceDelivers() {
+    @Test @MainActor func connectedScreensDeliverExactlyWhatTheReferenceDelivers() {
         var seeds = SeededGenerator.fromEnvironment(fallback: 0x3A_4E_B0_B5)
         let runs = environmentSeed == nil ? environmentRuns(fallback: 150) : 1
         var statistics = _ConsumeStatistics()
         for _ in 0..<runs {
             let seed = runs == 1 ? seeds.seed : seeds.next()
-            if let failure = Self.run(seed: seed, steps: 80, statistics: &statistics) {
+            // NB: the seeds are split between the two stores.
+            if let failure = Self.run(seed: seed, steps: 80, statistics: &statistics, onMainStore: seed % 2 == 1) {
                 Issue.record(Comment(rawValue: failure))
                 return
             }
@@ -218,7 +262,7 @@ import Testing
     /// The suite catches a dropped wake-up: with the hub told to skip every
     /// seventh consumer it would call, runs diverge from the reference.
     /// (The fault is compiled into builds with the internal checks only.)
-    @Test(.enabled(if: _internalChecksCompiled))
+    @Test(.enabled(if: _internalChecksCompiled)) @MainActor
     func aDroppedWakeUpIsCaught() {
         var seeds = SeededGenerator(seed: 0xD20B)
         var statistics = _ConsumeStatistics()

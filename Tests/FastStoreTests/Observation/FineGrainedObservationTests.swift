@@ -498,34 +498,46 @@ final class Trackers: @unchecked Sendable {
         ("constant", { _ in "42" }),
     ]
 
-    @Test(arguments: 0..<6)
+    /// Odd runs on a `MainStore` (written in place), even ones on a `Store`.
+    @Test(arguments: 0..<6) @MainActor
     func aChangedReadIsAlwaysTold(run: Int) {
         var rng = SeededGenerator.fromEnvironment(fallback: 0x0b5e_0000 + UInt64(run))
         let seed = rng.seed
-        let store = Store<TreeState, Mutate>(state: TreeGen.state(&rng)) { state, action in
+        let reducer: Reducer<TreeState, Mutate> = { state, action in
             var rng = SeededGenerator(seed: action.seed)
             TreeGen.mutate(&state, history: action.history, &rng)
+        }
+        let initial = TreeGen.state(&rng)
+        let readState: () -> TreeState
+        let dispatch: ([Mutate]) -> Void
+        if run % 2 == 1 {
+            let store = MainStore(state: initial, reducer: reducer)
+            readState = { store.state }
+            dispatch = { $0.count == 1 ? store.dispatch($0[0]) : store.dispatch(contentsOf: $0) }
+        } else {
+            let store = Store(state: initial, reducer: reducer)
+            readState = { store.state }
+            dispatch = { $0.count == 1 ? store.dispatch($0[0]) : store.dispatch(contentsOf: $0) }
         }
         let reads = Self.reads
         let seen = Locked([String](repeating: "", count: reads.count))
         let trackers = Trackers(Dictionary(uniqueKeysWithValues: reads.indices.map { index in
             (index, {
-                let value = reads[index].1(store.state)
+                let value = reads[index].1(readState())
                 seen.withValue { $0[index] = value }
             })
         }))
-        var history: [TreeState] = [store.state]
+        var history: [TreeState] = [readState()]
         var overNotified = 0
         for step in 0..<400 {
             let count = Int.random(in: 1...3, using: &rng)
-            let actions = (0..<count).map { _ in Mutate(seed: rng.next(), history: history) }
-            if count == 1 { store.dispatch(actions[0]) } else { store.dispatch(contentsOf: actions) }
-            history.append(store.state)
+            dispatch((0..<count).map { _ in Mutate(seed: rng.next(), history: history) })
+            history.append(readState())
             if history.count > 8 { history.removeFirst() }
             let before = seen.withValue { $0 }
             let fired = Set(trackers.takeFired())  // re-tracks them, updating `seen`
             for index in reads.indices {
-                let now = reads[index].1(store.state)
+                let now = reads[index].1(readState())
                 if now != before[index] {
                     #expect(fired.contains(index), "seed \(seed) step \(step): \(reads[index].0) changed \(before[index]) -> \(now) untold")
                 } else if fired.contains(index) {

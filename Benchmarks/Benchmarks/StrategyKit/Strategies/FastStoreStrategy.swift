@@ -27,7 +27,7 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
     }
 
     private let workload: Workload
-    private let store: Store<FSState, WorkloadAction>
+    private let store: FSStore<FSState>
     /// One consumer per screen, or one for all (``sharedConsumer``).
     private var consumers: [StateConsumer<FSState>] = []
     private var subscriptions: [StoreSubscription] = []
@@ -42,11 +42,11 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
         self.init(workload: workload, lazyList: false, sharedConsumer: false)
     }
 
-    init(workload: Workload, lazyList: Bool, sharedConsumer: Bool) {
+    init(workload: Workload, lazyList: Bool, sharedConsumer: Bool, onMainStore: Bool = false) {
         self.workload = workload
         self.lazyList = lazyList
         self.sharedConsumer = sharedConsumer
-        store = Store(state: FSState(workload), reducer: fastStoreReduce)
+        store = FSStore(FSState(workload), fastStoreReduce, onMainStore: onMainStore)
     }
 
     public func attachConsumers() {
@@ -58,7 +58,7 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
             let consumer = StateConsumer<FSState>()
             for selection in workload.selections { addScreen(selection, to: consumer) }
             consumers = [consumer]
-            subscriptions = [consumer.connect(to: store)]
+            subscriptions = [store.connect(consumer)]
             return
         }
         consumers.reserveCapacity(workload.selections.count)
@@ -67,7 +67,7 @@ public final class FastStoreStrategy: BenchStrategy, @unchecked Sendable {
             let consumer = StateConsumer<FSState>()
             addScreen(selection, to: consumer)
             consumers.append(consumer)
-            subscriptions.append(consumer.connect(to: store))
+            subscriptions.append(store.connect(consumer))
         }
     }
 
@@ -135,7 +135,7 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
     public static var summary: String { FastStoreStrategy.summary }
 
     private let workload: Workload
-    private let store: Store<FSEditableState, WorkloadAction>
+    private let store: FSStore<FSEditableState>
     /// One consumer per screen, or one for all (``sharedConsumer``).
     private var consumers: [StateConsumer<FSEditableState>] = []
     private var subscriptions: [StoreSubscription] = []
@@ -150,11 +150,11 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
         self.init(workload: workload, lazyList: false, sharedConsumer: false)
     }
 
-    init(workload: Workload, lazyList: Bool, sharedConsumer: Bool) {
+    init(workload: Workload, lazyList: Bool, sharedConsumer: Bool, onMainStore: Bool = false) {
         self.workload = workload
         self.lazyList = lazyList
         self.sharedConsumer = sharedConsumer
-        store = Store(state: FSEditableState(workload), reducer: fastStoreEditableReduce)
+        store = FSStore(FSEditableState(workload), fastStoreEditableReduce, onMainStore: onMainStore)
     }
 
     public func attachConsumers() {
@@ -162,7 +162,7 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
             let consumer = StateConsumer<FSEditableState>()
             for selection in workload.selections { addScreen(selection, to: consumer) }
             consumers = [consumer]
-            subscriptions = [consumer.connect(to: store)]
+            subscriptions = [store.connect(consumer)]
             return
         }
         consumers.reserveCapacity(workload.selections.count)
@@ -171,7 +171,7 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
             let consumer = StateConsumer<FSEditableState>()
             addScreen(selection, to: consumer)
             consumers.append(consumer)
-            subscriptions.append(consumer.connect(to: store))
+            subscriptions.append(store.connect(consumer))
         }
     }
 
@@ -295,4 +295,85 @@ public final class FastStoreSharedStrategy: BenchStrategy, @unchecked Sendable {
     public func dispatch(_ action: WorkloadAction) { base.dispatch(action) }
     public func waitUntilIdle() { base.waitUntilIdle() }
     public func contentDigest() -> Int { base.contentDigest() }
+}
+
+/// FastStore on a `MainStore`: the same state, consumers (one per screen)
+/// and callbacks as ``FastStoreStrategy``, on the store a UI uses, which
+/// reduces on the main thread and writes in place. Driven from the main
+/// thread only (``Strategies/mainThreadOnly``).
+public final class FastStoreMainStrategy: BenchStrategy, @unchecked Sendable {
+    public static let name = StrategyCatalog.fastStoreMain.name
+    public static let summary = StrategyCatalog.fastStoreMain.summary
+
+    public static func make(_ workload: Workload) -> any BenchStrategy {
+        workload.idsArePositions
+            ? FastStoreStrategy(workload: workload, lazyList: false, sharedConsumer: false, onMainStore: true)
+            : FastStoreEditableStrategy(workload: workload, lazyList: false, sharedConsumer: false, onMainStore: true)
+    }
+
+    private let base: any BenchStrategy
+
+    public init(workload: Workload) { base = Self.make(workload) }
+
+    public var sink: Sink { base.sink }
+    public func attachConsumers() { base.attachConsumers() }
+    public func dispatch(_ action: WorkloadAction) { base.dispatch(action) }
+    public func waitUntilIdle() { base.waitUntilIdle() }
+    public func contentDigest() -> Int { base.contentDigest() }
+}
+
+/// The store a FastStore strategy drives: a `Store`, or a `MainStore`
+/// (whose strategy runs on the main thread: its calls assume the main
+/// actor, and trap elsewhere).
+enum FSStore<State> {
+    case store(Store<State, WorkloadAction>)
+    case main(MainStore<State, WorkloadAction>)
+
+    init(_ state: State, _ reducer: @escaping Reducer<State, WorkloadAction>, onMainStore: Bool) {
+        if onMainStore {
+            let parts = _UncheckedBox((state, reducer))
+            let made = MainActor.assumeIsolated { _UncheckedBox(MainStore(state: parts.value.0, reducer: parts.value.1)) }
+            self = .main(made.value)
+        } else {
+            self = .store(Store(state: state, reducer: reducer))
+        }
+    }
+
+    @inline(__always)
+    func dispatch(_ action: WorkloadAction) {
+        switch self {
+        case .store(let store): store.dispatch(action)
+        case .main(let store): store.dispatch(action)
+        }
+    }
+
+    func waitUntilIdle() {
+        switch self {
+        case .store(let store): store.waitUntilIdle()
+        case .main(let store): store.waitUntilIdle()
+        }
+    }
+
+    var state: State {
+        switch self {
+        case .store(let store): return store.state
+        case .main(let store): return MainActor.assumeIsolated { _UncheckedBox(store.state) }.value
+        }
+    }
+
+    func connect(_ consumer: StateConsumer<State>) -> StoreSubscription {
+        switch self {
+        case .store(let store): return consumer.connect(to: store)
+        case .main(let store):
+            let consumer = _UncheckedBox(consumer)
+            return MainActor.assumeIsolated { _UncheckedBox(consumer.value.connect(to: store)) }.value
+        }
+    }
+}
+
+/// Carries a value the strategy uses on one thread across
+/// `MainActor.assumeIsolated`, which wants a `Sendable` result.
+struct _UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

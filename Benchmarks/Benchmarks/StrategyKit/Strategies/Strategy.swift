@@ -137,7 +137,12 @@ public enum Strategies {
 
     public static var names: [String] { all.map { $0.name } }
 
+    /// Strategies driven from the main thread only, where their
+    /// `MainStore` drains: `fsinstructions` counts them; `fsbench` does not
+    /// run them (its threads pattern blocks the main thread).
+    public static let mainThreadOnly: [any BenchStrategy.Type] = [FastStoreMainStrategy.self]
+
     public static func named(_ name: String) -> (any BenchStrategy.Type)? {
-        all.first { $0.name == name }
+        all.first { $0.name == name } ?? mainThreadOnly.first { $0.name == name }
     }
 }
