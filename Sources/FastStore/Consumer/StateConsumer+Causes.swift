@@ -104,7 +104,7 @@ extension StateConsumer {
         }
         // NB: as `connect(to:on:)`: the current state is read once this
         // thread holds the consuming turn.
-        _consumeLatest { store.state }
+        _consumeLatest { store._unobservedState }
         return subscription
     }
 

@@ -53,7 +53,7 @@ extension StateConsumer {
         // NB: the current state is read once this thread holds the consuming
         // turn: a drain that publishes meanwhile is delivered after it, never
         // before, so the consumer does not step back to an older state.
-        _consumeLatest { store.state }
+        _consumeLatest { store._unobservedState }
         return subscription
     }
 
@@ -62,7 +62,8 @@ extension StateConsumer {
     ///
     /// - Parameters:
     ///   - read: Reads the store's current state for the first consume
-    ///     (default: `store.state`, which registers an Observation access).
+    ///     (default: the published state, read without registering an
+    ///     Observation access: a consumer is no Observation tracking).
     ///   - onStoreGone: Called when the store is deallocated.
     @inlinable
     internal func _connectThroughHub<Action>(
@@ -76,7 +77,7 @@ extension StateConsumer {
         // NB: the current state, read once this thread holds the consuming
         // turn. The hub tells the consumer every publish until one of its
         // deliveries anchors it.
-        _consumeLatest(read ?? { store.state })
+        _consumeLatest(read ?? { store._unobservedState })
         return hub.subscription(for: attachment)
     }
 }
@@ -104,7 +105,7 @@ extension StateConsumer {
     ///   when the consumer already consumed it; a consume otherwise.
     @inlinable
     public func _consumeCurrentState<Action>(of store: Store<State, Action>) {
-        _consumeLatest { store.state }
+        _consumeLatest { store._unobservedState }
     }
 
     /// Whether this consumer's state is tracked (versioned): its consumes

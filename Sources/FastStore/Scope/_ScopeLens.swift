@@ -144,9 +144,13 @@ final class _ScopeDelivery<Value>: @unchecked Sendable {
 }
 
 extension Store {
-    /// The published state, read without registering an Observation access.
+    /// The published state, read without registering an Observation access:
+    /// what a consumer's first consume reads (a consumer is no Observation
+    /// tracking, and a read outside any tracking would keep a look live in
+    /// the Observation hub, which every publish would then consult).
     ///
     /// - Complexity: O(1): a lock and a copy of the state value.
+    @usableFromInline
     internal var _unobservedState: State {
         _lock.lock()
         defer { _lock.unlock() }

@@ -1,5 +1,6 @@
 @_spi(Testing) import FastStore
 import FastStoreTestSupport
+import Observation
 import Testing
 
 /// A mutation of the test tree, as an action.
@@ -40,6 +41,32 @@ private func todoReducer(_ state: inout Versioned<TodoState>, _ action: TodoActi
 
 /// The consumer fed by a real ``Store``.
 @Suite struct StateConsumerStoreTests {
+    /// A consumer is no Observation tracking: connecting one (here inside
+    /// a tracking, as a view's body might) registers no access, so the
+    /// tracking is not invalidated by the store's next publish.
+    @Test(arguments: [false, true])
+    func connectingAConsumerRegistersNoObservationAccess(versioned: Bool) {
+        let fired = Locked(false)
+        if versioned {
+            let store = Store<Versioned<TreeLeaf>, Int>(state: Versioned(TreeLeaf(a: 0, b: 0))) { $0.a += $1 }
+            let consumer = StateConsumer<Versioned<TreeLeaf>>()
+            consumer.add({ $0.b }) { (_: Int) in }
+            var subscription: StoreSubscription?
+            withObservationTracking { subscription = consumer.connect(to: store) } onChange: { fired.withValue { $0 = true } }
+            store.dispatch(1)
+            withExtendedLifetime(subscription) {}
+        } else {
+            let store = Store<Int, Int>(state: 0) { $0 += $1 }
+            let consumer = StateConsumer<Int>()
+            consumer.add({ $0 }) { (_: Int) in }
+            var subscription: StoreSubscription?
+            withObservationTracking { subscription = consumer.connect(to: store) } onChange: { fired.withValue { $0 = true } }
+            store.dispatch(1)
+            withExtendedLifetime(subscription) {}
+        }
+        #expect(!fired.withValue { $0 })
+    }
+
     @Test func aConnectedConsumerRunsOnlyAffectedSelectors() {
         let initial = Versioned(TodoState(items: VersionedList((0..<1000).map { Todo(title: "\($0)") })))
         let store = Store(state: initial, reducer: todoReducer)
