@@ -118,12 +118,46 @@ public final class StoreFixture<State>: @unchecked Sendable {
     }
 }
 
+/// The perNode fixtures' state: 1,000 rows in an `IdentifiedList`.
+public func perNodeState() -> Versioned<VersionedApp> {
+    Versioned(VersionedApp(rows: IdentifiedList((0..<rowCount).map { Row(id: $0, title: "row \($0)") })))
+}
+
+/// The perNode fixtures' reducer.
+public func renameRow(_ state: inout Versioned<VersionedApp>, _ action: Rename) {
+    switch action { case .rename(let id, let title): state.rows[id: id]?.title = title }
+}
+
 public func makePerNode(tracked: Bool = true) -> StoreFixture<Versioned<VersionedApp>> {
-    let rows = IdentifiedList((0..<rowCount).map { Row(id: $0, title: "row \($0)") })
-    let store = Store<Versioned<VersionedApp>, Rename>(state: Versioned(VersionedApp(rows: rows))) { state, action in
-        switch action { case .rename(let id, let title): state.rows[id: id]?.title = title }
-    }
+    let store = Store<Versioned<VersionedApp>, Rename>(state: perNodeState(), reducer: renameRow)
     return StoreFixture(store, tracked: tracked) { store, id in store.state.rows[id: id]?.title }
+}
+
+/// perNode on a `MainStore` (written in place), driven on the main actor
+/// (`fsobservation perNodeMain`): the same state, reducer, rows and reads.
+@MainActor
+public final class MainStoreFixture {
+    public let store = MainStore<Versioned<VersionedApp>, Rename>(state: perNodeState(), reducer: renameRow)
+    public let fired = FiredRows()
+    public var next = 0
+    public var step = 0
+
+    public init() { for id in 0..<rowCount { retrack(id) } }
+
+    public func retrack(_ id: Int) {
+        let store = store
+        track(id, fired) { _ = store.state.rows[id: id]?.title }
+    }
+
+    /// One action; returns the number of rows invalidated (each tracked again).
+    public func act() -> Int {
+        step &+= 1
+        store.dispatch(.rename(next, "title \(step)"))
+        next = (next + 7) % rowCount
+        let invalidated = fired.take()
+        for id in invalidated { retrack(id) }
+        return invalidated.count
+    }
 }
 
 public func makeWholeState() -> StoreFixture<PlainApp> {

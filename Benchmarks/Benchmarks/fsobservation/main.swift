@@ -13,11 +13,12 @@
 //
 //   fsobservation FIXTURE ACTIONS
 //
-// FIXTURE: perNode, dispatchOnly, classes or classesBehindAStore.
+// FIXTURE: perNode, perNodeMain (perNode on a MainStore), dispatchOnly,
+// classes or classesBehindAStore.
 import Foundation
 import ObservationFixtures
 
-let fixtures = ["perNode", "dispatchOnly", "classes", "classesBehindAStore"]
+let fixtures = ["perNode", "perNodeMain", "dispatchOnly", "classes", "classesBehindAStore"]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, fixtures.contains(arguments[1]), let actions = Int(arguments[2]), actions > 0 else {
     FileHandle.standardError.write(Data("usage: fsobservation FIXTURE ACTIONS (FIXTURE: \(fixtures.joined(separator: ", ")))\n".utf8))
@@ -35,6 +36,14 @@ case "perNode":
     // re-tracks they cause, the hub's lock contended) varied from run to run
     // with the machine's load: 42,400 to 59,213 per action. The rule's
     // price is counted apart (ObservationExtraInvalidationMeasurement).
+    act = {
+        let invalidated = fixture.act()
+        _ = fixture.store.state
+        return invalidated
+    }
+case "perNodeMain":
+    // NB: top-level code runs on the main actor, where a MainStore is read.
+    let fixture = MainStoreFixture()
     act = {
         let invalidated = fixture.act()
         _ = fixture.store.state
