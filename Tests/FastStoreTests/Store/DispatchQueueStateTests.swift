@@ -23,6 +23,25 @@ import Testing
         }
     }
 
+    /// One take of the drain, checked against the reference's; as the
+    /// drain does, the queue is finished only when the take found nothing.
+    static func drainStep(_ queue: inout _DispatchQueueState<Int, Int>, _ reference: inout Reference, _ context: String) {
+        var batch: [Int] = []
+        let taken: [Item]
+        switch queue.takeNext(into: &batch) {
+        case .actions:
+            #expect(!batch.isEmpty, "\(context)")
+            taken = batch.map(Item.action)
+        case .marker(let marker): taken = [.marker(marker)]
+        case .nothing: taken = []
+        }
+        #expect(taken == reference.take(), "\(context)")
+        if taken.isEmpty {
+            #expect(queue.finishIfIdle() != nil, "\(context)")
+            reference.isDraining = false
+        }
+    }
+
     @Test(arguments: 0 ..< 20)
     func takesFollowTheReference(seedOffset: UInt64) {
         var generator = SeededGenerator.fromEnvironment(fallback: 0xD15_0000 &+ seedOffset)
@@ -53,22 +72,7 @@ import Testing
                 reference.isDraining = true
             default:
                 guard reference.isDraining else { continue }
-                var batch: [Int] = []
-                let taken: [Item]
-                switch queue.takeNext(into: &batch) {
-                case .actions:
-                    #expect(!batch.isEmpty, "seed \(seed), step \(step)")
-                    taken = batch.map(Item.action)
-                case .marker(let marker): taken = [.marker(marker)]
-                case .nothing: taken = []
-                }
-                #expect(taken == reference.take(), "seed \(seed), step \(step)")
-                // As the drain does: the queue is finished only when the take
-                // found nothing.
-                if taken.isEmpty {
-                    #expect(queue.finishIfIdle() != nil, "seed \(seed), step \(step)")
-                    reference.isDraining = false
-                }
+                Self.drainStep(&queue, &reference, "seed \(seed), step \(step)")
             }
             #expect(queue.isIdle == (!reference.isDraining && reference.items.isEmpty), "seed \(seed), step \(step)")
             #expect(queue.isDraining == reference.isDraining, "seed \(seed), step \(step)")
@@ -133,18 +137,7 @@ import Testing
                 if claimed { reference.isDraining = true }
             default:
                 guard reference.isDraining else { continue }
-                var batch: [Int] = []
-                let taken: [Item]
-                switch queue.takeNext(into: &batch) {
-                case .actions: taken = batch.map(Item.action)
-                case .marker(let marker): taken = [.marker(marker)]
-                case .nothing: taken = []
-                }
-                #expect(taken == reference.take(), "seed \(seed), step \(step)")
-                if taken.isEmpty {
-                    #expect(queue.finishIfIdle() != nil, "seed \(seed), step \(step)")
-                    reference.isDraining = false
-                }
+                Self.drainStep(&queue, &reference, "seed \(seed), step \(step)")
             }
             #expect(reference.isDraining || scheduled || reference.items.isEmpty,
                     "seed \(seed), step \(step): work waits with no drain running or scheduled")

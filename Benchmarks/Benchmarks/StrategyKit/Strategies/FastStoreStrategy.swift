@@ -245,7 +245,7 @@ public final class FastStoreEditableStrategy: BenchStrategy, @unchecked Sendable
 /// ``make(_:)`` returns the faststore strategy built with the lazy screen
 /// itself (no forwarding on the measured path); an instance of this type,
 /// from `init(workload:)`, forwards to one.
-public final class FastStoreLazyStrategy: BenchStrategy, @unchecked Sendable {
+public final class FastStoreLazyStrategy: ForwardingStrategy, @unchecked Sendable {
     public static let name = StrategyCatalog.fastStoreLazy.name
     public static let summary = StrategyCatalog.fastStoreLazy.summary
 
@@ -255,15 +255,9 @@ public final class FastStoreLazyStrategy: BenchStrategy, @unchecked Sendable {
             : FastStoreEditableStrategy(workload: workload, lazyList: true, sharedConsumer: false)
     }
 
-    private let base: any BenchStrategy
+    public let base: any BenchStrategy
 
     public init(workload: Workload) { base = Self.make(workload) }
-
-    public var sink: Sink { base.sink }
-    public func attachConsumers() { base.attachConsumers() }
-    public func dispatch(_ action: WorkloadAction) { base.dispatch(action) }
-    public func waitUntilIdle() { base.waitUntilIdle() }
-    public func contentDigest() -> Int { base.contentDigest() }
 }
 
 /// FastStore with one shared consumer: the same store, state, selectors and
@@ -276,7 +270,7 @@ public final class FastStoreLazyStrategy: BenchStrategy, @unchecked Sendable {
 /// ``make(_:)`` returns the faststore strategy built with the shared
 /// consumer itself (no forwarding on the measured path); an instance of
 /// this type, from `init(workload:)`, forwards to one.
-public final class FastStoreSharedStrategy: BenchStrategy, @unchecked Sendable {
+public final class FastStoreSharedStrategy: ForwardingStrategy, @unchecked Sendable {
     public static let name = StrategyCatalog.fastStoreShared.name
     public static let summary = StrategyCatalog.fastStoreShared.summary
 
@@ -286,22 +280,16 @@ public final class FastStoreSharedStrategy: BenchStrategy, @unchecked Sendable {
             : FastStoreEditableStrategy(workload: workload, lazyList: false, sharedConsumer: true)
     }
 
-    private let base: any BenchStrategy
+    public let base: any BenchStrategy
 
     public init(workload: Workload) { base = Self.make(workload) }
-
-    public var sink: Sink { base.sink }
-    public func attachConsumers() { base.attachConsumers() }
-    public func dispatch(_ action: WorkloadAction) { base.dispatch(action) }
-    public func waitUntilIdle() { base.waitUntilIdle() }
-    public func contentDigest() -> Int { base.contentDigest() }
 }
 
 /// FastStore on a `MainStore`: the same state, consumers (one per screen)
 /// and callbacks as ``FastStoreStrategy``, on the store a UI uses, which
 /// reduces on the main thread and writes in place. Driven from the main
 /// thread only (``Strategies/mainThreadOnly``).
-public final class FastStoreMainStrategy: BenchStrategy, @unchecked Sendable {
+public final class FastStoreMainStrategy: ForwardingStrategy, @unchecked Sendable {
     public static let name = StrategyCatalog.fastStoreMain.name
     public static let summary = StrategyCatalog.fastStoreMain.summary
 
@@ -311,15 +299,9 @@ public final class FastStoreMainStrategy: BenchStrategy, @unchecked Sendable {
             : FastStoreEditableStrategy(workload: workload, lazyList: false, sharedConsumer: false, onMainStore: true)
     }
 
-    private let base: any BenchStrategy
+    public let base: any BenchStrategy
 
     public init(workload: Workload) { base = Self.make(workload) }
-
-    public var sink: Sink { base.sink }
-    public func attachConsumers() { base.attachConsumers() }
-    public func dispatch(_ action: WorkloadAction) { base.dispatch(action) }
-    public func waitUntilIdle() { base.waitUntilIdle() }
-    public func contentDigest() -> Int { base.contentDigest() }
 }
 
 /// The store a FastStore strategy drives: a `Store`, or a `MainStore`
@@ -376,4 +358,19 @@ enum FSStore<State> {
 struct _UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// A named variant of the faststore strategy: ``BenchStrategy/make(_:)``
+/// builds the faststore strategy configured for it (no forwarding on the
+/// measured path); an instance from `init(workload:)` forwards to one.
+public protocol ForwardingStrategy: BenchStrategy {
+    var base: any BenchStrategy { get }
+}
+
+extension ForwardingStrategy {
+    public var sink: Sink { base.sink }
+    public func attachConsumers() { base.attachConsumers() }
+    public func dispatch(_ action: WorkloadAction) { base.dispatch(action) }
+    public func waitUntilIdle() { base.waitUntilIdle() }
+    public func contentDigest() -> Int { base.contentDigest() }
 }
