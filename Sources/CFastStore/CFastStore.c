@@ -7,10 +7,15 @@ int _cfaststore_is_main_thread(void) { return pthread_main_np() != 0; }
 #include <sys/syscall.h>
 #include <unistd.h>
 int _cfaststore_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
-#else
-// No way to tell: every thread is taken for the main one (a platform
-// without threads, where FastStore's stores drain where they are called).
+#elif defined(__FreeBSD__) || defined(__OpenBSD__)
+#include <pthread.h>
+#include <pthread_np.h>
+int _cfaststore_is_main_thread(void) { return pthread_main_np() == 1; }
+#elif defined(__wasi__) && !defined(_REENTRANT)
+// A single-threaded platform: the one thread is the main one.
 int _cfaststore_is_main_thread(void) { return 1; }
+#else
+#error "FastStore: no way to tell the main thread on this platform (MainStore needs one)"
 #endif
 
 _Thread_local void *_Nullable _cfaststore_tracking_context CFASTSTORE_TLS_MODEL = 0;

@@ -40,7 +40,17 @@ extension StateConsumer {
         to store: Store<State, Action>,
         on thread: NotificationThread = .drainThread
     ) -> StoreSubscription {
-        if _rootReader != nil { return _connectThroughHub(store, on: thread) }
+        _connect(to: store, on: thread, read: nil)
+    }
+
+    /// ``connect(to:on:)``, its first consume reading the state with
+    /// `read` (default: the published state, read without registering an
+    /// Observation access).
+    @inlinable
+    internal func _connect<Action>(
+        to store: Store<State, Action>, on thread: NotificationThread, read: (() -> State)?
+    ) -> StoreSubscription {
+        if _rootReader != nil { return _connectThroughHub(store, on: thread, read: read) }
         // NB: through a weak `let` in a class: a `[weak self]` capture is a
         // mutable box, read under a dynamic exclusivity check at every
         // dispatch.
@@ -53,7 +63,7 @@ extension StateConsumer {
         // NB: the current state is read once this thread holds the consuming
         // turn: a drain that publishes meanwhile is delivered after it, never
         // before, so the consumer does not step back to an older state.
-        _consumeLatest { store._unobservedState }
+        _consumeLatest(read ?? { store._unobservedState })
         return subscription
     }
 

@@ -10,8 +10,11 @@ import Observation
 /// ```
 ///
 /// ## What it promises, against ``Store``
-/// - **Reads** of ``state`` happen on the main actor only (the compiler
-///   checks it). A ``Store``'s state may be read from any thread.
+/// - **Reads** of ``state`` happen on the main actor only. The compiler
+///   checks `state`; a read that reaches the store another way (a
+///   ``MiddlewareContext`` kept and read from a task) is a precondition
+///   failure that says so. A ``Store``'s state may be read from any
+///   thread.
 /// - **Writes in place.** A ``Store`` keeps its published state apart from
 ///   the copy its drain reduces, so every write copies the path from the
 ///   written value to the root (the published state shares those nodes).
@@ -30,14 +33,24 @@ import Observation
 ///   dispatched from another thread crosses to the main actor (`sending`).
 /// - **Callbacks** (subscribers, and consumers connected with
 ///   `consumer.connect(to: store)`) run on the main thread, in the drain,
-///   after the batch was published.
+///   after the batch was published. As in any store's drain, a `state`
+///   read there registers no Observation access: a
+///   `withObservationTracking` started inside a callback is not told of
+///   later changes.
+/// - **A batch** is everything queued when the drain takes it. Inside one,
+///   between two actions (in middleware, or code it calls), `state` is the
+///   state reduced so far; while the reducer runs, reading it is a
+///   precondition failure.
 /// - **Observation**: reading `state` registers what the view reads, as on
 ///   a ``Store`` of the same state (per node on versioned state; see
 ///   <doc:SwiftUI>).
 ///
 /// Use ``Store`` for state that several threads read, and for what a
 /// `MainStore` does not offer yet: scopes, history, persistence, async
-/// sequences and the Combine `ObservableObject` conformance.
+/// sequences and the Combine `ObservableObject` conformance. A thread that
+/// dispatches faster than the main thread reduces keeps the main thread
+/// draining until it pauses: the drain does not yet hand the main thread
+/// back between batches.
 ///
 /// - Complexity: a dispatch on the main thread costs the reducer, the
 ///   writes' lookup in the consumers' index of reads (O(writes + woken

@@ -122,11 +122,7 @@ extension Store {
             newRoot: { _rootVersion!(_owned.pointee.working) },
             reusing: &_owned.pointee.spareChanges,
             log: _changeLog
-        ) {
-            _owned.pointee.reducing = true
-            _reduceBatch(first: first)
-            _owned.pointee.reducing = false
-        }
+        ) { _reduceBatch(first: first) }
         context._recycler = outerRecycler
         // NB: the batch (with `first`) is set aside (a swap), not cleared,
         // until the subscribers were told: receivers of causes read it.
@@ -302,11 +298,11 @@ extension Store {
         if _middleware.isEmpty {
             let count = _owned.pointee.batch.count
             if let first {
-                _reducer(&_owned.pointee.working, first)
+                _reduce(first)
                 if count != 0 { _recycler.releaseDead() }
             }
             for k in 0 ..< count {
-                _reducer(&_owned.pointee.working, _owned.pointee.batch[k])
+                _reduce(_owned.pointee.batch[k])
                 if k != count &- 1 { _recycler.releaseDead() }
             }
         } else {
@@ -316,10 +312,19 @@ extension Store {
         }
     }
 
+    /// Runs the reducer on the working copy: the one `inout` access to it
+    /// (an owned store's state cannot be read meanwhile: see `reducing`).
+    @inlinable @inline(__always)
+    func _reduce(_ action: Action) {
+        _owned.pointee.reducing = true
+        _reducer(&_owned.pointee.working, action)
+        _owned.pointee.reducing = false
+    }
+
     @inlinable
     func _runChain(_ index: Int, _ action: Action, _ context: MiddlewareContext<State, Action>) {
         if index == _middleware.count {
-            _reducer(&_owned.pointee.working, action)
+            _reduce(action)
             _recycler.releaseDead()
         } else {
             _middleware[index].body(context, action) { next in

@@ -55,7 +55,7 @@ extension Store {
         )
         _usagePrecondition(
             !_owned.pointee.reducing,
-            "FastStore: a MainStore's state was read by its own reducer or middleware while it reduces; read the state the reducer is given, or MiddlewareContext.state"
+            "FastStore: a MainStore's state was read while its reducer runs (by the reducer, or by code it called); read the state the reducer is given"
         )
     }
 
@@ -87,9 +87,13 @@ extension Store {
     @inlinable
     func _dispatchOwned(contentsOf actions: [Action], context: _TrackingContext) {
         if actions.isEmpty { return }
-        _dispatchOwnedElsewhere(actions)
-        if _isOnMainActor(context), !_TrackingContext.isDraining(ObjectIdentifier(self)) {
-            _drainOwnedQueue()
+        if _isOnMainActor(context) {
+            _lock.lock()
+            let mustDrain = _guarded.pointee.queue.enqueueOnOwner(contentsOf: actions)
+            _lock.unlock()
+            if mustDrain { _drain(first: nil) }
+        } else {
+            _dispatchOwnedElsewhere(actions)
         }
     }
 

@@ -353,8 +353,10 @@ internal struct _StoreDrainOwned<State, Action> {
     @usableFromInline var spareChanges: _DrainChanges? = nil
     /// A history move to apply in place of the next batch.
     @usableFromInline var replacement: _StoreReplacement<State>? = nil
-    /// Whether the reducers run on `working` (an `inout` access in
-    /// progress): an owned store's `state` cannot be read then.
+    /// Whether the reducer runs on `working` (an `inout` access in
+    /// progress): an owned store's `state` cannot be read then. Between
+    /// two actions of a batch (in middleware, or code it calls) it can: an
+    /// owned store's state is then the batch's, reduced so far.
     @usableFromInline var reducing = false
     @inlinable init(working: State) {
         self.working = working

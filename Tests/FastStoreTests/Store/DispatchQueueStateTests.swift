@@ -114,7 +114,14 @@ import Testing
                     claims.queued += 1
                 }
                 reference.isDraining = true
-            case 2 ..< 5:
+            case 2:
+                // The owning thread dispatches a group.
+                let actions = (0 ..< Int.random(in: 0 ... 3, using: &generator)).map { _ in next += 1; return next }
+                let mustDrain = queue.enqueueOnOwner(contentsOf: actions)
+                reference.items += actions.map(Item.action)
+                #expect(mustDrain == (!reference.isDraining && !reference.items.isEmpty), "seed \(seed), step \(step)")
+                if mustDrain { reference.isDraining = true }
+            case 3 ..< 5:
                 // Another thread dispatches (a group).
                 let actions = (0 ..< Int.random(in: 0 ... 3, using: &generator)).map { _ in next += 1; return next }
                 let schedule = queue.enqueueForOwner(contentsOf: actions)
