@@ -12,11 +12,10 @@ extension StateConsumer {
     ///   draining thread (the main thread here).
     @MainActor
     public func connect<Action>(to store: MainStore<State, Action>) -> StoreSubscription {
-        // NB: the current state is read here, on the main actor. The first
-        // consume runs on whichever thread holds this consumer's turn (one
-        // consuming a state from elsewhere, say), where a MainStore cannot
-        // be read; a drain cannot publish before it, as drains run here.
-        let current = store._engine._unobservedState
-        return _connect(to: store._engine, on: .drainThread, read: { current })
+        // NB: the first consume reads the store's state on the thread that
+        // holds this consumer's turn: when another thread consumes a state
+        // from elsewhere at that moment, that read is off the main actor,
+        // and traps (see MainStore's documentation).
+        _connect(to: store._engine, on: .drainThread, read: nil)
     }
 }

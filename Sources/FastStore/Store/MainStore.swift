@@ -12,7 +12,9 @@ import Observation
 /// ## What it promises, against ``Store``
 /// - **Reads** of ``state`` happen on the main actor only. The compiler
 ///   checks `state`; a read that reaches the store another way (a
-///   ``MiddlewareContext`` kept and read from a task) is a precondition
+///   ``MiddlewareContext`` kept and read from a task; a consumer
+///   connected while another thread consumes a state from elsewhere into
+///   it, whose first read then runs on that thread) is a precondition
 ///   failure that says so. A ``Store``'s state may be read from any
 ///   thread.
 /// - **Writes in place.** A ``Store`` keeps its published state apart from

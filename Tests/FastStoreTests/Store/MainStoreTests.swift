@@ -116,40 +116,6 @@ import Testing
         logged.cancel()
     }
 
-    /// A consumer whose turn another thread holds (consuming a state from
-    /// elsewhere) when it connects to a MainStore gets the store's state
-    /// from that thread's turn: read on the main actor beforehand (it was
-    /// read on that thread, where a MainStore cannot be read: a trap).
-    @Test @MainActor func aConsumerConnectingWhileAnotherThreadHoldsItsTurnGetsTheState() {
-        typealias Leaf = Versioned<TreeLeaf>
-        let store = MainStore<Leaf, Int>(state: Versioned(TreeLeaf(a: 1, b: 0))) { $0.a += $1 }
-        let consumer = StateConsumer<Leaf>()
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let seen = Locked<[Int]>([])
-        consumer.add({ (leaf: Leaf) -> Int in
-            if leaf.b == 99 {
-                entered.signal()
-                release.wait()
-            }
-            return leaf.a
-        }) { (new: Int) in seen.withValue { $0.append(new) } }
-        let finished = DispatchSemaphore(value: 0)
-        Thread {
-            consumer.consume(newState: Versioned(TreeLeaf(a: 7, b: 99)))
-            finished.signal()
-        }.start()
-        entered.wait()
-        let subscription = consumer.connect(to: store)
-        release.signal()
-        // NB: a hang detector, not a timing: the other thread's turn ends
-        // with the store's state consumed.
-        #expect(finished.wait(timeout: .now() + 60) == .success)
-        store.dispatch(1)
-        #expect(seen.withValue { $0 } == [7, 1, 2])
-        subscription.cancel()
-    }
-
     /// Many threads dispatching while the main thread flushes: every action
     /// is reduced once, each thread's in its order.
     @Test @MainActor func manyThreadsDispatchingLoseNothing() async {
