@@ -88,8 +88,10 @@ extension Store {
     func _dispatchOwned(contentsOf actions: [Action], context: _TrackingContext) {
         if actions.isEmpty { return }
         if _isOnMainActor(context) {
+            // NB: `Store`'s group claim: with actions to add, it drains when
+            // no drain runs, whatever other threads queued before them.
             _lock.lock()
-            let mustDrain = _guarded.pointee.queue.enqueueOnOwner(contentsOf: actions)
+            let mustDrain = _guarded.pointee.queue.enqueue(contentsOf: actions)
             _lock.unlock()
             if mustDrain { _drain(first: nil) }
         } else {

@@ -120,21 +120,6 @@ internal struct _DispatchQueueState<Action, Marker> {
         return .drainQueue
     }
 
-    /// An owned store, on its owning thread: queues `actions` together, in
-    /// order, behind whatever is queued. Returns `true` when the caller must
-    /// drain the queue (no drain runs, and something is queued).
-    ///
-    /// - Complexity: O(`actions.count`).
-    @inlinable
-    mutating func enqueueOnOwner<S: Sequence>(contentsOf actions: S) -> Bool where S.Element == Action {
-        let before = pending.count
-        pending.append(contentsOf: actions)
-        enqueuedCount &+= UInt64(pending.count - before)
-        if isDraining || (pending.isEmpty && markers.isEmpty) { return false }
-        isDraining = true
-        return true
-    }
-
     /// An owned store, off its owning thread: queues `actions`, in order.
     /// Returns `true` when the caller must schedule a drain on the owning
     /// thread (none runs and none is scheduled).
