@@ -4,7 +4,7 @@ extension IdentifiedList {
     /// - Complexity: O(log n) levels.
     @inlinable
     internal func _position(of id: ID) -> Int? {
-        guard let label = _labels._value(forKey: id) else { return nil }
+        guard let label = _labels.label(for: id) else { return nil }
         return _list._position(ofLabel: label)
     }
 
@@ -71,7 +71,7 @@ extension IdentifiedList {
                     // may have changed.
                     _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: _version, id)
                 } else {
-                    _labels._setValue(nil, forKey: id)
+                    _labels.removeLabel(for: id)
                     _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
                 }
                 _list._checkAfterWrite()
@@ -99,7 +99,7 @@ extension IdentifiedList {
     @inlinable
     public func contains(id: ID) -> Bool {
         _Tracking.recordElementRead(_list._nodeID, id)
-        return _labels._value(forKey: id) != nil
+        return _labels.label(for: id) != nil
     }
 
     /// The position of the element with `id`, or nil. Records a read of the
@@ -148,7 +148,7 @@ extension IdentifiedList {
     public mutating func insert(_ element: Element, at position: Int) {
         _usagePrecondition(position >= 0 && position <= _list._count, "Index out of range")
         let id = element.id
-        _usagePrecondition(_labels._value(forKey: id) == nil, "IdentifiedList: duplicate id \(id)")
+        _usagePrecondition(_labels.label(for: id) == nil, "IdentifiedList: duplicate id \(id)")
         let old = _version
         let label = _freeLabel(forInsertionAt: position)
         let new = VersionStamp.next()
@@ -156,7 +156,7 @@ extension IdentifiedList {
         _list._insert(
             _IdentifiedEntry(label: label, element: element), slot: _ListSlot(fresh: new.rawValue),
             at: position, stamp: new)
-        _labels._setValue(label, forKey: id)
+        _labels.setLabel(label, for: id)
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
         _list._checkAfterWrite()
     }
@@ -196,7 +196,7 @@ extension IdentifiedList {
         let new = VersionStamp.next()
         _list._makeRootUnique(stamp: new)
         let element = _list._remove(at: position, stamp: new).element
-        _labels._setValue(nil, forKey: element.id)
+        _labels.removeLabel(for: element.id)
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, element.id)
         _list._checkAfterWrite()
         return element
@@ -238,7 +238,7 @@ extension IdentifiedList {
         let stamp = VersionStamp.next()
         _list._makeRootUnique(stamp: stamp)
         _list._insert(entry, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
-        _labels._setValue(entry.label, forKey: entry.element.id)
+        _labels.setLabel(entry.label, for: entry.element.id)
         // NB: every id keeps its element: only the order changed.
         _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .order)
         _list._checkAfterWrite()

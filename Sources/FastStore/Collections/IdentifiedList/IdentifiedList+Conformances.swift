@@ -97,13 +97,13 @@ extension IdentifiedList {
     internal func _invariantCheck() {
         _list._invariantCheck()
         _labels._invariantCheck()
-        precondition(_labels._count == _list._count, "IdentifiedList: \(_labels._count) ids for \(_list._count) elements")
+        precondition(_labels.count == _list._count, "IdentifiedList: \(_labels.count) ids for \(_list._count) elements")
         var previous: UInt64? = nil
         _list._forEachLeaf { leaf in
             for entry in leaf.elements {
                 if let previous { precondition(entry.label > previous, "IdentifiedList: labels out of order") }
                 previous = entry.label
-                precondition(_labels._value(forKey: entry.element.id) == entry.label,
+                precondition(_labels.label(for: entry.element.id) == entry.label,
                              "IdentifiedList: id \(entry.element.id) maps to the wrong label")
             }
         }

@@ -3,8 +3,9 @@
 /// trees with a version stamp per node.
 ///
 /// Positions live in a ``VersionedList`` of the elements, each with an order
-/// label; a ``VersionedDictionary`` maps each id to its label. Finding an id
-/// is a map lookup then a descent by label: O(log n) levels, no scan.
+/// label; an id index (a hash trie with buckets for leaves, no stamps)
+/// maps each id to its label. Finding an id is an index lookup then a
+/// descent by label: O(log n) levels, no scan.
 ///
 /// For FastStore's consumers: reading by id records that id; reading by
 /// position, count, iteration, comparison or description records the whole
@@ -14,19 +15,20 @@ public struct IdentifiedList<Element: Identifiable> {
     public typealias ID = Element.ID
 
     @usableFromInline var _list: VersionedList<_IdentifiedEntry<Element>>
-    @usableFromInline var _labels: VersionedDictionary<ID, UInt64>
+    @usableFromInline var _labels: _IdentityIndex<ID>
 
     /// An empty list with a new identity.
     @inlinable
     public init() {
         _list = VersionedList()
-        _labels = VersionedDictionary()
+        _labels = _IdentityIndex()
     }
 
     /// A list of `elements`, in order, with a new identity.
     ///
     /// - Precondition: the ids are unique ("IdentifiedList: duplicate id ...").
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(n): the id index is built at once, not by an
+    ///   insertion per element.
     @inlinable
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
         self.init()
@@ -35,8 +37,9 @@ public struct IdentifiedList<Element: Identifiable> {
 }
 
 extension IdentifiedList: VersionedValue {
-    /// The stamp of the latest write, without recording.
-    @inlinable internal var _version: VersionStamp { Swift.max(_list._stamp, _labels._root.stamp) }
+    /// The stamp of the latest write, without recording (every write of the
+    /// id index writes the list too).
+    @inlinable internal var _version: VersionStamp { _list._stamp }
 
     /// The list's identity and stamp, for the tracking layer (records
     /// nothing).
@@ -65,20 +68,18 @@ extension IdentifiedList {
         let stamp = VersionStamp.next()
         var entries = ContiguousArray<_IdentifiedEntry<Element>>()
         entries.reserveCapacity(elements.count)
-        var labels = VersionedDictionary<ID, UInt64>()
-        labels._nodeID = _labels._nodeID
         let step = elements.count < (1 << 20) ? Self._labelStep : UInt64.max / UInt64(elements.count + 2) / 2
         var label = Self._firstLabel
         for element in elements {
-            let old = labels._root.update(
-                label, for: element.id, hash: _MapNode<ID, UInt64>.hash(element.id), shift: 0, stamp: stamp)
-            _usagePrecondition(old == nil, "IdentifiedList: duplicate id \(element.id)")
-            labels._count += 1
             entries.append(_IdentifiedEntry(label: label, element: element))
             label &+= step
         }
-        labels._root.stamp = stamp
-        _labels = labels
+        var duplicate: ID? = nil
+        let index = _IdentityIndex<ID>.build(count: entries.count, duplicate: &duplicate) { k in
+            _IdentityEntry(id: entries[k].element.id, label: entries[k].label)
+        }
+        _usagePrecondition(index != nil, "IdentifiedList: duplicate id \(duplicate!)")
+        _labels = index.unsafelyUnwrapped
         let root = slots.map { _ListNode.build(entries, slots: $0, stamp: stamp) } ?? _ListNode.build(entries, stamp: stamp)
         _list._replaceTree(root)
         _list._checkAfterWrite()
@@ -135,7 +136,7 @@ extension IdentifiedList {
                     // element: its slot's write stamp is left alone.
                     let (leaf, offset) = _list._uniqueLeaf(containing: p, stamp: stamp)
                     leaf.elements[offset].label = label
-                    _labels._setValue(label, forKey: leaf.elements[offset].element.id, check: false)
+                    _labels.setLabel(label, for: leaf.elements[offset].element.id)
                 }
                 _list._checkAfterWrite()
                 _labels._checkAfterWrite()

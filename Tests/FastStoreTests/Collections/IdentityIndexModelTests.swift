@@ -1,0 +1,135 @@
+@testable import FastStore
+import FastStoreTestSupport
+import Testing
+
+/// A key whose hash puts `x / 100` in a group: 100 ids share each full
+/// hash, so leaves at the last level hold more than a leaf's capacity.
+private struct ClusteredKey: Hashable, CustomStringConvertible {
+    var x: Int
+    static func == (a: Self, b: Self) -> Bool { a.x == b.x }
+    func hash(into hasher: inout Hasher) { hasher.combine(x / 100) }
+    var description: String { "c\(x)" }
+}
+
+/// `IdentifiedList`'s id index against a `Dictionary`, on random writes with
+/// older versions kept (each must still read as it was), and its bulk build
+/// against the same entries inserted one by one.
+@Suite("IdentityIndex")
+struct IdentityIndexModelTests {
+    private func check<K: Hashable>(
+        _ index: _IdentityIndex<K>, _ model: [K: UInt64], _ probes: [K], _ context: String
+    ) -> Bool {
+        #if FASTSTORE_INTERNAL_CHECKS
+        index._invariantCheck()
+        #endif
+        guard index.count == model.count else {
+            Issue.record("\(context): count \(index.count), model \(model.count)")
+            return false
+        }
+        var listed: [K: UInt64] = [:]
+        index.forEach { id, label in listed[id] = label }
+        guard listed == model else {
+            Issue.record("\(context): forEach diverged from the model")
+            return false
+        }
+        for key in probes where index.label(for: key) != model[key] {
+            Issue.record("\(context): label(for: \(key)) is \(String(describing: index.label(for: key))), model \(String(describing: model[key]))")
+            return false
+        }
+        return true
+    }
+
+    private func run<K: Hashable>(key: (Int) -> K, keySpace: Int, steps: Int, fallbackSeed: UInt64) {
+        var rng = SeededGenerator.fromEnvironment(fallback: fallbackSeed)
+        let seed = rng.seed
+        var index = _IdentityIndex<K>()
+        var model: [K: UInt64] = [:]
+        var kept: [(_IdentityIndex<K>, [K: UInt64])] = []
+        let probes = (0 ..< keySpace).map(key)
+        for step in 0 ..< steps {
+            let k = key(Int.random(in: 0 ..< keySpace, using: &rng))
+            switch Int.random(in: 0 ..< 20, using: &rng) {
+            case 0 ..< 11:
+                let label = UInt64.random(in: 0 ..< 1 << 40, using: &rng)
+                let old = index.setLabel(label, for: k)
+                guard old == model.updateValue(label, forKey: k) else {
+                    Issue.record("seed \(seed) step \(step): setLabel returned \(String(describing: old))")
+                    return
+                }
+            case 11 ..< 19:
+                let old = index.removeLabel(for: k)
+                guard old == model.removeValue(forKey: k) else {
+                    Issue.record("seed \(seed) step \(step): removeLabel returned \(String(describing: old))")
+                    return
+                }
+            default:
+                // NB: a version kept alive: later writes must copy the
+                // nodes it shares.
+                kept.append((index, model))
+                if kept.count > 6 { kept.removeFirst() }
+            }
+            if step % 97 == 0 || step == steps - 1 {
+                guard check(index, model, probes, "seed \(seed) step \(step)") else { return }
+                for (k, version) in kept.enumerated() {
+                    guard check(version.0, version.1, probes, "seed \(seed) step \(step), kept version \(k)") else { return }
+                }
+            }
+        }
+        // The bulk build of the final entries reads as the model too.
+        let entries = Array(model)
+        var duplicate: K? = nil
+        guard let built = _IdentityIndex<K>.build(count: entries.count, duplicate: &duplicate, entry: {
+            _IdentityEntry(id: entries[$0].key, label: entries[$0].value)
+        }) else {
+            Issue.record("seed \(seed): the bulk build found a duplicate \(String(describing: duplicate))")
+            return
+        }
+        _ = check(built, model, probes, "seed \(seed): bulk build")
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func randomWritesMatchADictionary(seed: UInt64) {
+        run(key: { $0 }, keySpace: 3_000, steps: 9_000, fallbackSeed: seed)
+    }
+
+    @Test func idsSharingFullHashes() {
+        run(key: { ClusteredKey(x: $0) }, keySpace: 600, steps: 6_000, fallbackSeed: 11)
+        run(key: { CollidingKey(x: $0) }, keySpace: 400, steps: 3_000, fallbackSeed: 12)
+    }
+
+    @Test func bulkBuildFindsADuplicateAmongManyIds() {
+        for size in [2, 65, 5_000] {
+            var rng = SeededGenerator(seed: UInt64(size))
+            var ids = Array(0 ..< size)
+            let twin = ids[Int.random(in: 0 ..< size, using: &rng)]
+            ids.insert(twin, at: Int.random(in: 0 ... size, using: &rng))
+            var duplicate: Int? = nil
+            let index = _IdentityIndex<Int>.build(count: ids.count, duplicate: &duplicate) {
+                _IdentityEntry(id: ids[$0], label: UInt64($0))
+            }
+            #expect(index == nil)
+            #expect(duplicate == twin)
+        }
+        var duplicate: ClusteredKey? = nil
+        let clustered = (0 ..< 300).map { ClusteredKey(x: $0) } + [ClusteredKey(x: 150)]
+        #expect(_IdentityIndex<ClusteredKey>.build(count: clustered.count, duplicate: &duplicate) {
+            _IdentityEntry(id: clustered[$0], label: 0)
+        } == nil)
+        #expect(duplicate == ClusteredKey(x: 150))
+    }
+
+    @Test func aWriteOfASharedIndexCopiesOnlyItsPath() {
+        var index = _IdentityIndex<Int>()
+        for k in 0 ..< 20_000 { index.setLabel(UInt64(k), for: k) }
+        let before = index
+        index.setLabel(7, for: 19_999)
+        #expect(before.label(for: 19_999) == 19_999)
+        #expect(index.label(for: 19_999) == 7)
+        // NB: every other branch of the root is still shared.
+        let old = before._root as! _IdentityBranch<Int>
+        let new = index._root as! _IdentityBranch<Int>
+        #expect(old !== new)
+        let shared = zip(old.children, new.children).filter { $0.0 === $0.1 }.count
+        #expect(shared == old.children.count - 1)
+    }
+}
