@@ -62,8 +62,23 @@ let runnerTargets: [Target] = [
     // also interpose malloc.
     .executableTarget(
         name: "fsbench",
-        dependencies: ["BenchCLI", "StrategyKit", "CJemalloc"],
+        dependencies: ["BenchCLI", "StrategyKit", "JemallocMeter"],
         path: "Benchmarks/fsbench"
+    ),
+    // jemalloc's counters read with mallctl: fsbench's and fscollections'
+    // memory figures.
+    .target(
+        name: "JemallocMeter",
+        dependencies: ["StrategyKit", "CJemalloc"],
+        path: "Benchmarks/JemallocMeter"
+    ),
+    // `fscollections`: big state side by side (an array, `VersionedList`,
+    // `IdentifiedList` of the same 1,000,000 todos): bytes held, build,
+    // iteration from another module, a write at 1M against one at 100k.
+    .executableTarget(
+        name: "fscollections",
+        dependencies: ["StrategyKit", "JemallocMeter"],
+        path: "Benchmarks/fscollections"
     ),
     // `fsbench-lite`: fsbench's command line without the strategies, for
     // `--list` and `--validate` from a debug build of a few seconds.

@@ -1,6 +1,7 @@
 import BenchCLI
 import BenchCore
 import Foundation
+import JemallocMeter
 import StrategyKit
 
 /// Measures with the strategies of StrategyKit and jemalloc's counters.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import BenchCLI
 import BenchCore
+import JemallocMeter
 import StrategyKit
 
 /// `fsbench --self-test`: checks the harness itself (run by

@@ -61,6 +61,18 @@ extension IdentifiedList: RandomAccessCollection {
     public struct Iterator: IteratorProtocol {
         @usableFromInline var base: VersionedList<_IdentifiedEntry<Element>>.Iterator
         @inlinable init(base: VersionedList<_IdentifiedEntry<Element>>.Iterator) { self.base = base }
-        @inlinable public mutating func next() -> Element? { base.next()?.element }
+        /// NB: reads the element in place, as the list's iterator reads its
+        /// entries (see `VersionedList.Iterator.next()`), rather than copying
+        /// the entry out and then its element: the caller's loop stays the
+        /// list's per-leaf loop.
+        @inlinable @inline(__always)
+        public mutating func next() -> Element? {
+            if base._cursor == base._end {
+                guard base._advanceLeaf() else { return nil }
+            }
+            let cursor = base._cursor.unsafelyUnwrapped
+            base._cursor = cursor + 1
+            return cursor.pointee.element
+        }
     }
 }

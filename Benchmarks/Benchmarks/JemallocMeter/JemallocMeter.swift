@@ -12,7 +12,7 @@ import StrategyKit
 ///   are exact (checked by `fsbench --self-test`).
 /// - Live bytes: `stats.allocated` after flushing this thread's cache and
 ///   writing `epoch`.
-final class JemallocMeter: MemoryMeter, @unchecked Sendable {
+public final class JemallocMeter: MemoryMeter, @unchecked Sendable {
     private struct Counter {
         var mib: [Int]
         var size: UInt64
@@ -23,9 +23,9 @@ final class JemallocMeter: MemoryMeter, @unchecked Sendable {
     private var flushMib: [Int] = []
     /// Requests and bytes that taking a reading itself costs (measured once;
     /// `--self-test` requires zero).
-    private(set) var overhead = AllocationTotals(count: 0, bytes: 0)
+    public private(set) var overhead = AllocationTotals(count: 0, bytes: 0)
 
-    init() {
+    public init() {
         epochMib = Self.mib("epoch")
         allocatedMib = Self.mib("stats.allocated")
         flushMib = Self.mib("thread.tcache.flush")
@@ -52,7 +52,7 @@ final class JemallocMeter: MemoryMeter, @unchecked Sendable {
 
     /// Whether jemalloc serves this process's allocations (its `malloc` won
     /// symbol resolution) and keeps statistics.
-    static var isActive: Bool {
+    public static var isActive: Bool {
         var enabled = false
         var length = MemoryLayout<Bool>.size
         return mallctl("config.stats", &enabled, &length, nil, 0) == 0 && enabled
@@ -74,7 +74,7 @@ final class JemallocMeter: MemoryMeter, @unchecked Sendable {
         return value
     }
 
-    func flushThreadCache() {
+    public func flushThreadCache() {
         _ = flushMib.withUnsafeBufferPointer { mallctlbymib($0.baseAddress, $0.count, nil, nil, nil, 0) }
     }
 
@@ -87,7 +87,7 @@ final class JemallocMeter: MemoryMeter, @unchecked Sendable {
         }
     }
 
-    func allocationTotals() -> AllocationTotals {
+    public func allocationTotals() -> AllocationTotals {
         refresh()
         var total = AllocationTotals(count: 0, bytes: 0)
         for counter in counters {
@@ -100,7 +100,7 @@ final class JemallocMeter: MemoryMeter, @unchecked Sendable {
         return total
     }
 
-    func liveBytes() -> Int {
+    public func liveBytes() -> Int {
         refresh()
         var value = 0
         var length = MemoryLayout<Int>.size
