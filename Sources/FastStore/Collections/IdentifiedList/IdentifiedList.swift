@@ -32,7 +32,11 @@ public struct IdentifiedList<Element: Identifiable> {
     @inlinable
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
         self.init()
-        _rebuild(ContiguousArray(elements), slots: nil)
+        // NB: contiguous elements (an array) are read in place; any other
+        // sequence is collected once, as the build reads it twice.
+        if elements.withContiguousStorageIfAvailable({ _rebuild($0, slots: nil) }) == nil {
+            _rebuild(ContiguousArray(elements), slots: nil)
+        }
     }
 }
 
@@ -63,24 +67,26 @@ extension IdentifiedList {
 
     /// Replaces the contents with `elements` (keeping their slots when given,
     /// fresh identities otherwise), relabeling everything.
+    ///
+    /// - Complexity: O(n). `elements` is read twice, in order (its ids for
+    ///   the index, then its elements into the list's leaves), with no
+    ///   array of labelled entries between.
     @inlinable
-    internal mutating func _rebuild(_ elements: ContiguousArray<Element>, slots: ContiguousArray<_ListSlot>?) {
+    internal mutating func _rebuild<C: Collection>(_ elements: C, slots: ContiguousArray<_ListSlot>?) where C.Element == Element {
         let stamp = VersionStamp.next()
-        var entries = ContiguousArray<_IdentifiedEntry<Element>>()
-        entries.reserveCapacity(elements.count)
-        let step = elements.count < (1 << 20) ? Self._labelStep : UInt64.max / UInt64(elements.count + 2) / 2
-        var label = Self._firstLabel
-        for element in elements {
-            entries.append(_IdentifiedEntry(label: label, element: element))
-            label &+= step
+        let n = elements.count
+        let step = n < (1 << 20) ? Self._labelStep : UInt64.max / UInt64(n + 2) / 2
+        let first = Self._firstLabel
+        let labelled = elements.lazy.enumerated().map { k, element in
+            _IdentifiedEntry(label: first &+ UInt64(k) &* step, element: element)
         }
         var duplicate: ID? = nil
-        let index = _IdentityIndex<ID>.build(count: entries.count, duplicate: &duplicate) { k in
-            _IdentityEntry(id: entries[k].element.id, label: entries[k].label)
-        }
+        let index = _IdentityIndex<ID>.build(
+            count: n, entries: labelled.map { _IdentityEntry(id: $0.element.id, label: $0.label) }, duplicate: &duplicate)
         _usagePrecondition(index != nil, "IdentifiedList: duplicate id \(duplicate!)")
         _labels = index.unsafelyUnwrapped
-        let root = slots.map { _ListNode.build(entries, slots: $0, stamp: stamp) } ?? _ListNode.build(entries, stamp: stamp)
+        let root = slots.map { _ListNode.build(ContiguousArray(labelled), slots: $0, stamp: stamp) }
+            ?? _ListNode.build(labelled, stamp: stamp)
         _list._replaceTree(root)
         _list._checkAfterWrite()
         _labels._checkAfterWrite()

@@ -238,20 +238,21 @@ internal struct _IdentityIndex<ID: Hashable> {
         return branch
     }
 
-    /// An index of `count` entries, `entry(k)` for `k` in `0 ..< count`,
-    /// built at once: partitioned by hash level by level (no insertion per
+    /// An index of the `count` entries of `entries`, built at once: partitioned by hash level by level (no insertion per
     /// entry), each leaf allocated at its size. Returns nil, with
     /// `duplicate` set, when two entries have the same id.
     ///
     /// - Complexity: O(n) expected: each entry is moved once per level
     ///   (O(log₃₂ n) levels, a small constant), plus a sort of each leaf's
-    ///   few hashes to find duplicates.
+    ///   few hashes to find duplicates; two buffers of n entries and hashes
+    ///   meanwhile.
     @inlinable
-    static func build(count: Int, duplicate: inout ID?, entry: (Int) -> _IdentityEntry<ID>) -> _IdentityIndex? {
+    static func build<S: Sequence<_IdentityEntry<ID>>>(count: Int, entries: S, duplicate: inout ID?) -> _IdentityIndex? {
         var index = _IdentityIndex()
         guard count > 0 else { return index }
-        var builder = _IdentityIndexBuilder<ID>(count: count, entry: entry)
-        let root = builder.node(0, count, shift: 0)
+        var builder = _IdentityIndexBuilder<ID>(count: count, entries: entries)
+        let root = builder.node(0, count, shift: 0, source: builder.first, other: builder.second)
+        builder.deallocate()
         if let found = builder.duplicate {
             duplicate = found
             return nil
@@ -274,104 +275,114 @@ extension _IdentityIndex {
     }
 }
 
-/// The bulk build's state: the entries with their hashes, and an order of
-/// them that each level partitions in place.
+/// The bulk build's state: the entries with their hashes, in two buffers
+/// that the levels' partitions move them between, each level's output the
+/// next level's input; a leaf moves its entries out, so both buffers end
+/// empty.
+///
+/// NB: the hash travels with its entry: a partition reads its input in
+/// order and writes 32 runs in order, where reading hashes through an
+/// order array cost a cache miss per entry and level.
 @usableFromInline
 internal struct _IdentityIndexBuilder<ID: Hashable> {
-    @usableFromInline var entries: ContiguousArray<_IdentityEntry<ID>>
-    @usableFromInline var hashes: ContiguousArray<UInt64>
-    @usableFromInline var order: ContiguousArray<UInt32>
-    @usableFromInline var scratch: ContiguousArray<UInt32>
+    @usableFromInline
+    struct Item {
+        @usableFromInline var hash: UInt64
+        @usableFromInline var entry: _IdentityEntry<ID>
+        @inlinable init(hash: UInt64, entry: _IdentityEntry<ID>) {
+            self.hash = hash
+            self.entry = entry
+        }
+    }
+
+    @usableFromInline let first: UnsafeMutablePointer<Item>
+    @usableFromInline let second: UnsafeMutablePointer<Item>
     @usableFromInline var duplicate: ID?
 
+    /// - Precondition: `entries` has `count` entries.
     @inlinable
-    init(count: Int, entry: (Int) -> _IdentityEntry<ID>) {
-        precondition(count <= Int(UInt32.max), "IdentifiedList: more than 4,294,967,295 elements")
-        entries = ContiguousArray()
-        entries.reserveCapacity(count)
-        hashes = ContiguousArray()
-        hashes.reserveCapacity(count)
-        for k in 0 ..< count {
-            let e = entry(k)
-            entries.append(e)
-            hashes.append(_IdentityIndex<ID>.hash(e.id))
+    init<S: Sequence<_IdentityEntry<ID>>>(count: Int, entries: S) {
+        first = .allocate(capacity: count)
+        second = .allocate(capacity: count)
+        var k = 0
+        for e in entries {
+            precondition(k < count, "_IdentityIndex: more entries than counted")
+            (first + k).initialize(to: Item(hash: _IdentityIndex<ID>.hash(e.id), entry: e))
+            k &+= 1
         }
-        order = ContiguousArray((0 ..< UInt32(truncatingIfNeeded: count)))
-        scratch = ContiguousArray(repeating: 0, count: count)
+        precondition(k == count, "_IdentityIndex: fewer entries than counted")
         duplicate = nil
     }
 
-    /// The node of `order[lo ..< hi]` at `shift`.
+    /// Frees the buffers, which the leaves emptied.
     @inlinable
-    mutating func node(_ lo: Int, _ hi: Int, shift: Int) -> _IdentityNode<ID> {
-        let n = hi &- lo
-        if n <= _IdentityIndex<ID>.leafCapacity || shift > _IdentityIndex<ID>.lastBranchShift {
-            return leaf(lo, hi)
+    func deallocate() {
+        first.deallocate()
+        second.deallocate()
+    }
+
+    /// The node of the items `source[lo ..< hi]` at `shift`; moves them out
+    /// (`other[lo ..< hi]` is free, and used for the partition).
+    @inlinable
+    mutating func node(
+        _ lo: Int, _ hi: Int, shift: Int, source: UnsafeMutablePointer<Item>, other: UnsafeMutablePointer<Item>
+    ) -> _IdentityNode<ID> {
+        if hi &- lo <= _IdentityIndex<ID>.leafCapacity || shift > _IdentityIndex<ID>.lastBranchShift {
+            return leaf(lo, hi, source)
         }
-        // NB: a counting sort of the range by the 5 bits at `shift`.
+        // NB: a counting sort of the range by the 5 bits at `shift`, from
+        // `source` into `other`.
         var counts = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var ends = [Int](repeating: 0, count: 32)
         withUnsafeMutableBytes(of: &counts) { raw in
             let counts = raw.bindMemory(to: Int.self)
             let s = UInt64(shift)
-            hashes.withUnsafeBufferPointer { hashes in
-                order.withUnsafeMutableBufferPointer { order in
-                    scratch.withUnsafeMutableBufferPointer { scratch in
-                        for k in lo ..< hi { counts[Int((hashes[Int(order[k])] &>> s) & 31) &+ 1] &+= 1 }
-                        for b in 0 ..< 32 { counts[b &+ 1] &+= counts[b] }
-                        for k in lo ..< hi {
-                            let e = order[k]
-                            let b = Int((hashes[Int(e)] &>> s) & 31)
-                            scratch[lo &+ counts[b]] = e
-                            counts[b] &+= 1
-                        }
-                        for k in lo ..< hi { order[k] = scratch[k] }
-                    }
-                }
+            for k in lo ..< hi { counts[Int((source[k].hash &>> s) & 31) &+ 1] &+= 1 }
+            for b in 0 ..< 32 { counts[b &+ 1] &+= counts[b] }
+            for k in lo ..< hi {
+                let b = Int((source[k].hash &>> s) & 31)
+                (other + (lo &+ counts[b])).moveInitialize(from: source + k, count: 1)
+                counts[b] &+= 1
             }
+            for b in 0 ..< 32 { ends[b] = lo &+ counts[b] }
         }
-        // NB: `counts[b]` is now the end of bucket `b`.
-        let ends = withUnsafeBytes(of: &counts) { Array($0.bindMemory(to: Int.self).prefix(32)) }
         let branch = _IdentityBranch<ID>(bitmap: 0, children: [])
         var start = lo
         for b in 0 ..< 32 {
-            let end = lo &+ ends[b]
+            let end = ends[b]
             if end > start {
                 branch.bitmap |= 1 &<< UInt32(b)
-                branch.children.append(node(start, end, shift: shift &+ _IdentityIndex<ID>.bitsPerLevel))
+                branch.children.append(
+                    node(start, end, shift: shift &+ _IdentityIndex<ID>.bitsPerLevel, source: other, other: source))
             }
             start = end
         }
         return branch
     }
 
-    /// A leaf of `order[lo ..< hi]`, after a check for duplicate ids (equal
-    /// ids have equal hashes: the range is sorted by hash, and each run of
-    /// one hash compared).
+    /// A leaf of the items `source[lo ..< hi]`, moved out, after a check for
+    /// duplicate ids: equal ids have equal hashes, so each pair of the
+    /// range's items with one hash compares its ids.
+    ///
+    /// NB: pairs of hashes compared in place (a leaf holds at most 64 ids
+    /// unless their hashes collide in full, where lookups scan them all
+    /// too), where sorting the range by hash first cost more.
     @inlinable
-    mutating func leaf(_ lo: Int, _ hi: Int) -> _IdentityLeaf<ID> {
-        // NB: an insertion sort: a leaf's range is small.
-        for k in lo &+ 1 ..< Swift.max(hi, lo &+ 1) {
-            let e = order[k]
-            let h = hashes[Int(e)]
-            var j = k
-            while j > lo, hashes[Int(order[j &- 1])] > h {
-                order[j] = order[j &- 1]
-                j &-= 1
-            }
-            order[j] = e
-        }
-        var runStart = lo
-        for k in lo ..< hi {
-            let h = hashes[Int(order[k])]
-            if k > lo, h != hashes[Int(order[k &- 1])] { runStart = k }
-            for j in runStart ..< k where entries[Int(order[j])].id == entries[Int(order[k])].id {
-                if duplicate == nil { duplicate = entries[Int(order[k])].id }
+    mutating func leaf(_ lo: Int, _ hi: Int, _ source: UnsafeMutablePointer<Item>) -> _IdentityLeaf<ID> {
+        if hi &- lo > 1 {
+            for k in lo &+ 1 ..< hi {
+                let hash = source[k].hash
+                for j in lo ..< k where source[j].hash == hash && source[j].entry.id == source[k].entry.id {
+                    if duplicate == nil { duplicate = source[k].entry.id }
+                }
             }
         }
-        var leafEntries = ContiguousArray<_IdentityEntry<ID>>()
-        leafEntries.reserveCapacity(hi &- lo)
-        for k in lo ..< hi { leafEntries.append(entries[Int(order[k])]) }
-        return _IdentityLeaf(entries: leafEntries)
+        let n = hi &- lo
+        let entries = ContiguousArray<_IdentityEntry<ID>>(unsafeUninitializedCapacity: n) { buffer, initialized in
+            for k in 0 ..< n { (buffer.baseAddress.unsafelyUnwrapped + k).initialize(to: (source + (lo &+ k)).move().entry) }
+            initialized = n
+        }
+        return _IdentityLeaf(entries: entries)
     }
 }
 
