@@ -131,3 +131,66 @@ struct IdentityIndexModelTests {
         #expect(shared == old.children.count - 1)
     }
 }
+
+/// An `IdentifiedList` of 1,000,000 rows against an array on seeded random
+/// writes by id, insertions, removals and moves, with a version kept from
+/// the middle of the run: the id index at the size it is built for.
+@Suite("IdentifiedList at 1,000,000 rows")
+struct IdentifiedListMillionTests {
+    @Test func randomOperationsOnAMillionRowsMatchAnArray() {
+        let n = 1_000_000
+        var rng = SeededGenerator.fromEnvironment(fallback: 1_000_000)
+        let seed = rng.seed
+        var model = (0 ..< n).map { Row(id: $0, value: $0) }
+        var list = IdentifiedList(model)
+        var nextID = n
+        var kept: (IdentifiedList<Row>, [Row])? = nil
+        func probe(_ list: IdentifiedList<Row>, _ model: [Row], _ context: String, using rng: inout SeededGenerator) -> Bool {
+            for _ in 0 ..< 300 {
+                let position = Int.random(in: 0 ..< model.count, using: &rng)
+                let row = model[position]
+                guard list[id: row.id] == row, list.index(id: row.id) == position else {
+                    Issue.record("seed \(seed), \(context): id \(row.id) at \(position) reads \(String(describing: list[id: row.id])) at \(String(describing: list.index(id: row.id)))")
+                    return false
+                }
+            }
+            return list.count == model.count
+        }
+        for step in 0 ..< 3_000 {
+            switch Int.random(in: 0 ..< 20, using: &rng) {
+            case 0 ..< 12:
+                let position = Int.random(in: 0 ..< model.count, using: &rng)
+                let id = model[position].id
+                let value = Int.random(in: 0 ..< 1_000, using: &rng)
+                list[id: id]?.value = value
+                model[position].value = value
+            case 12 ..< 15:
+                let position = Int.random(in: 0 ... model.count, using: &rng)
+                let row = Row(id: nextID, value: step)
+                nextID += 1
+                list.insert(row, at: position)
+                model.insert(row, at: position)
+            case 15 ..< 18:
+                let position = Int.random(in: 0 ..< model.count, using: &rng)
+                let removed = list.remove(id: model[position].id)
+                guard removed == model.remove(at: position) else {
+                    Issue.record("seed \(seed) step \(step): remove(id:) returned \(String(describing: removed))")
+                    return
+                }
+            default:
+                let from = Int.random(in: 0 ..< model.count, using: &rng)
+                let to = Int.random(in: 0 ..< model.count, using: &rng)
+                list.move(from: from, to: to)
+                model.insert(model.remove(at: from), at: to)
+            }
+            if step == 1_500 { kept = (list, model) }
+            if step % 500 == 499, !probe(list, model, "step \(step)", using: &rng) { return }
+        }
+        #expect(list.ids == model.map(\.id), "seed \(seed): the order diverged")
+        #expect(Array(list) == model, "seed \(seed): the rows diverged")
+        if let (oldList, oldModel) = kept {
+            #expect(probe(oldList, oldModel, "the version kept at step 1,500", using: &rng))
+            #expect(Array(oldList) == oldModel, "seed \(seed): the kept version changed")
+        }
+    }
+}
