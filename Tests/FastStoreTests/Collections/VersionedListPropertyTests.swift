@@ -62,3 +62,52 @@ struct VersionedListPropertyTests {
         }
     }
 }
+
+/// Node storage for elements of every alignment up to 16 bytes: the
+/// exact padding (`_ListNode._padding`) puts the items where the node
+/// reads them (the debug build's `_make` checks it) and inside the
+/// allocation, and lists of such elements round-trip.
+@Suite("List node layout")
+struct ListNodeLayoutTests {
+    struct Byte: Equatable { var a: UInt8 }
+    struct Short: Equatable { var a: UInt16; var b: UInt8 }
+    struct Word: Equatable { var a: UInt32; var b: UInt8 }
+    struct Wide: Equatable { var a: SIMD4<Float>; var b: UInt8 }
+
+    private func roundTrip<T: Equatable>(_ make: (Int) -> T) {
+        let elements = (0 ..< 300).map(make)
+        var list = VersionedList(elements)
+        #expect(Array(list) == elements)
+        let older = list
+        list[7] = make(1_000)
+        list.insert(make(2_000), at: 150)
+        list.remove(at: 0)
+        var expected = elements
+        expected[7] = make(1_000)
+        expected.insert(make(2_000), at: 150)
+        expected.remove(at: 0)
+        #expect(Array(list) == expected)
+        #expect(Array(older) == elements)
+        for height in [0, 1] {
+            for capacity in [1, 17, 65] {
+                let node = _ListNode<T>._make(height: height, capacity: capacity, explicitSlots: true, stamp: VersionStamp.next())
+                let start = UnsafeMutableRawPointer(Unmanaged.passUnretained(node).toOpaque())
+                let items = height == 0 ? UnsafeMutableRawPointer(node._elementsPointer) : UnsafeMutableRawPointer(node._childrenPointer)
+                let end = height == 0
+                    ? UnsafeMutableRawPointer(node._slotsPointer + capacity)
+                    : UnsafeMutableRawPointer(node._countsPointer + capacity)
+                #expect(Int(bitPattern: items) % MemoryLayout<T>.alignment == 0)
+                #expect(end - start <= _ListNode<T>._tailOffset + node.capacity)
+            }
+        }
+    }
+
+    @Test func elementsOfEveryAlignment() {
+        roundTrip { Byte(a: UInt8(truncatingIfNeeded: $0)) }
+        roundTrip { Short(a: UInt16(truncatingIfNeeded: $0), b: 1) }
+        roundTrip { Word(a: UInt32($0), b: 2) }
+        roundTrip { $0 }
+        roundTrip { "\($0)" }
+        roundTrip { Wide(a: SIMD4(Float($0), 0, 0, 0), b: 3) }
+    }
+}
