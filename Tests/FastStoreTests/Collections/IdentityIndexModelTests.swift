@@ -11,6 +11,26 @@ private struct ClusteredKey: Hashable, CustomStringConvertible {
     var description: String { "c\(x)" }
 }
 
+/// A key with a chosen `hashValue`: ids that share a full hash, or hashes
+/// that differ only in chosen bits.
+private struct FixedHashKey: Hashable, CustomStringConvertible {
+    var x: Int
+    var hash: Int
+    static func == (a: Self, b: Self) -> Bool { a.x == b.x }
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    var hashValue: Int { hash }
+    var description: String { "f\(x)" }
+}
+
+/// The branches of an index (splits add them, merges remove them).
+private func branchCount<K>(_ index: _IdentityIndex<K>) -> Int {
+    func count(_ node: _IdentityNode<K>) -> Int {
+        guard !node.isLeaf else { return 0 }
+        return 1 + unsafeDowncast(node, to: _IdentityBranch<K>.self).children.reduce(0) { $0 + count($1) }
+    }
+    return index._root.map(count) ?? 0
+}
+
 /// `IdentifiedList`'s id index against a `Dictionary`, on random writes with
 /// older versions kept (each must still read as it was), and its bulk build
 /// against the same entries inserted one by one.
@@ -95,6 +115,92 @@ struct IdentityIndexModelTests {
     @Test func idsSharingFullHashes() {
         run(key: { ClusteredKey(x: $0) }, keySpace: 600, steps: 6_000, fallbackSeed: 11)
         run(key: { CollidingKey(x: $0) }, keySpace: 400, steps: 3_000, fallbackSeed: 12)
+    }
+
+    /// Every id inserted in a random order, a third relabelled, then every
+    /// id removed in another order, twice, with versions kept all along:
+    /// splits and merges both happen (counted), and every kept version
+    /// still reads as it was.
+    private func growAndShrink<K: Hashable>(key: (Int) -> K, count: Int, seed: UInt64) {
+        var rng = SeededGenerator.fromEnvironment(fallback: seed)
+        let seed = rng.seed
+        var index = _IdentityIndex<K>()
+        var model: [K: UInt64] = [:]
+        var kept: [(_IdentityIndex<K>, [K: UInt64])] = []
+        let probes = (0 ..< count).map(key)
+        var splits = 0, merges = 0, step = 0
+        func keepAndCheck(_ context: String) -> Bool {
+            step += 1
+            if step % 41 == 0 {
+                kept.append((index, model))
+                if kept.count > 6 { kept.removeFirst() }
+            }
+            guard step % 97 == 0 else { return true }
+            guard check(index, model, probes, "seed \(seed) \(context)") else { return false }
+            for (k, version) in kept.enumerated() {
+                guard check(version.0, version.1, probes, "seed \(seed) \(context), kept version \(k)") else { return false }
+            }
+            return true
+        }
+        for round in 0 ..< 2 {
+            for x in (0 ..< count).shuffled(using: &rng) {
+                let before = branchCount(index)
+                let label = UInt64.random(in: 0 ..< 1 << 40, using: &rng)
+                index.setLabel(label, for: key(x))
+                model[key(x)] = label
+                if branchCount(index) > before { splits += 1 }
+                guard keepAndCheck("round \(round), insert \(x)") else { return }
+            }
+            for x in (0 ..< count).shuffled(using: &rng).prefix(count / 3) {
+                let label = UInt64.random(in: 0 ..< 1 << 40, using: &rng)
+                index.setLabel(label, for: key(x))
+                model[key(x)] = label
+                guard keepAndCheck("round \(round), relabel \(x)") else { return }
+            }
+            for x in (0 ..< count).shuffled(using: &rng) {
+                let before = branchCount(index)
+                guard index.removeLabel(for: key(x)) == model.removeValue(forKey: key(x)) else {
+                    Issue.record("seed \(seed) round \(round): removeLabel(for: \(x)) disagrees with the model")
+                    return
+                }
+                if branchCount(index) < before { merges += 1 }
+                guard keepAndCheck("round \(round), remove \(x)") else { return }
+            }
+            #expect(index.count == 0 && index._root == nil)
+        }
+        #expect(splits > 0 && merges > 0, "seed \(seed): \(splits) splits, \(merges) merges")
+        for (k, version) in kept.enumerated() {
+            _ = check(version.0, version.1, probes, "seed \(seed) at the end, kept version \(k)")
+        }
+    }
+
+    @Test func growAndShrinkSplitsAndMerges() {
+        growAndShrink(key: { $0 }, count: 2_500, seed: 21)
+        // Groups of 100 ids sharing a full hash: leaves past the last level.
+        growAndShrink(key: { ClusteredKey(x: $0) }, count: 700, seed: 22)
+        // Hashes that differ only in their top 4 bits (the sign bit too):
+        // the last branch level.
+        growAndShrink(key: { FixedHashKey(x: $0, hash: Int(bitPattern: UInt($0 % 16) << 60)) }, count: 16 * 90, seed: 23)
+    }
+
+    @Test func bulkBuildsOfEverySizeAroundALeaf() {
+        for size in [0, 1, 2, 63, 64, 65, 66, 1_000, 33_000] {
+            let entries = (0 ..< size).map { _IdentityEntry(id: $0 &* 7_919, label: UInt64($0)) }
+            var duplicate: Int? = nil
+            guard let built = _IdentityIndex<Int>.build(count: size, entries: entries, duplicate: &duplicate) else {
+                Issue.record("size \(size): a duplicate \(String(describing: duplicate))")
+                continue
+            }
+            var model: [Int: UInt64] = [:]
+            for entry in entries { model[entry.id] = entry.label }
+            let probes = entries.map(\.id) + [-1]
+            guard check(built, model, probes, "size \(size): the build") else { continue }
+            // A copy written down to half: the built version is untouched.
+            var copy = built
+            for entry in entries.prefix(40) { copy.setLabel(999, for: entry.id) }
+            for entry in entries.suffix(size / 2) { copy.removeLabel(for: entry.id) }
+            _ = check(built, model, probes, "size \(size): the build after writes of a copy")
+        }
     }
 
     @Test func bulkBuildFindsADuplicateAmongManyIds() {

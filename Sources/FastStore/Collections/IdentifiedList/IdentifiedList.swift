@@ -142,7 +142,7 @@ extension IdentifiedList {
                     // element: its slot's write stamp is left alone.
                     let (leaf, offset) = _list._uniqueLeaf(containing: p, stamp: stamp)
                     leaf.elements[offset].label = label
-                    _labels.setLabel(label, for: leaf.elements[offset].element.id)
+                    _labels.setLabel(label, for: leaf.elements[offset].element.id, check: false)
                 }
                 _list._checkAfterWrite()
                 _labels._checkAfterWrite()

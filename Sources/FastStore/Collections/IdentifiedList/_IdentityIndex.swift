@@ -117,8 +117,12 @@ internal struct _IdentityIndex<ID: Hashable> {
     ///
     /// - Complexity: O(log n): one node per level copied when shared; an
     ///   insertion into a full leaf splits it (O(``leafCapacity``) hashes).
+    ///
+    /// - Parameter check: Whether a debug build checks the whole index
+    ///   afterwards (up to 8,192 ids); a caller writing many labels checks
+    ///   once at its end.
     @inlinable @discardableResult
-    mutating func setLabel(_ label: UInt64, for id: ID) -> UInt64? {
+    mutating func setLabel(_ label: UInt64, for id: ID, check: Bool = true) -> UInt64? {
         guard _root != nil else {
             _root = _IdentityLeaf(entries: [_IdentityEntry(id: id, label: label)])
             _count = 1
@@ -126,6 +130,7 @@ internal struct _IdentityIndex<ID: Hashable> {
         }
         let old = Self.set(label, for: id, hash: Self.hash(id), in: &_root!, shift: 0)
         if old == nil { _count &+= 1 }
+        if check { _checkAfterWrite() }
         return old
     }
 
@@ -139,6 +144,7 @@ internal struct _IdentityIndex<ID: Hashable> {
         let removed = Self.remove(id, hash: Self.hash(id), in: &_root!, shift: 0)
         _count &-= 1
         if _count == 0 { _root = nil }
+        _checkAfterWrite()
         return removed
     }
 
@@ -249,7 +255,10 @@ internal struct _IdentityIndex<ID: Hashable> {
     @inlinable
     static func build<S: Sequence<_IdentityEntry<ID>>>(count: Int, entries: S, duplicate: inout ID?) -> _IdentityIndex? {
         var index = _IdentityIndex()
-        guard count > 0 else { return index }
+        guard count > 0 else {
+            precondition(entries.first(where: { _ in true }) == nil, "_IdentityIndex: more entries than counted")
+            return index
+        }
         var builder = _IdentityIndexBuilder<ID>(count: count, entries: entries)
         let root = builder.node(0, count, shift: 0, source: builder.first, other: builder.second)
         builder.deallocate()
@@ -469,8 +478,10 @@ internal final class _IdentityBranch<ID: Hashable>: _IdentityNode<ID> {
 #if FASTSTORE_INTERNAL_CHECKS
 extension _IdentityIndex {
     /// Checks the trie: every entry on its hash's path, leaves non-empty and
-    /// within capacity above the last level, bitmaps matching the children,
-    /// the ids unique and counted.
+    /// within capacity above the last level, bitmaps matching the children
+    /// (at most 16 at the last branch level, where 4 hash bits remain), no
+    /// branch of leaves holding ``mergeThreshold`` ids or fewer (a removal
+    /// merges it; nothing else makes one), the ids unique and counted.
     ///
     /// - Complexity: O(n).
     @usableFromInline
@@ -497,6 +508,10 @@ extension _IdentityIndex {
             precondition(shift <= Self.lastBranchShift, "_IdentityIndex: a branch at shift \(shift)")
             precondition(branch.bitmap.nonzeroBitCount == branch.children.count && !branch.children.isEmpty,
                          "_IdentityIndex: bitmap and children disagree")
+            precondition(shift < Self.lastBranchShift || branch.bitmap >> 16 == 0,
+                         "_IdentityIndex: a child past the hash's last 4 bits")
+            precondition(branch.mergedLeaf(atMost: Self.mergeThreshold) == nil,
+                         "_IdentityIndex: a branch of \(Self.mergeThreshold) ids or fewer in leaves, not merged")
             var total = 0
             var k = 0
             for b in 0 ..< 32 where branch.bitmap & (1 << UInt32(b)) != 0 {
