@@ -98,9 +98,9 @@ struct IdentityIndexModelTests {
         // The bulk build of the final entries reads as the model too.
         let entries = Array(model)
         var duplicate: K? = nil
-        guard let built = _IdentityIndex<K>.build(
-            count: entries.count, entries: entries.map { _IdentityEntry(id: $0.key, label: $0.value) }, duplicate: &duplicate
-        ) else {
+        guard let built = _IdentityIndex<K>.build(count: entries.count, duplicate: &duplicate, entry: {
+            _IdentityEntry(id: entries[$0].key, label: entries[$0].value)
+        }) else {
             Issue.record("seed \(seed): the bulk build found a duplicate \(String(describing: duplicate))")
             return
         }
@@ -187,7 +187,7 @@ struct IdentityIndexModelTests {
         for size in [0, 1, 2, 63, 64, 65, 66, 1_000, 33_000] {
             let entries = (0 ..< size).map { _IdentityEntry(id: $0 &* 7_919, label: UInt64($0)) }
             var duplicate: Int? = nil
-            guard let built = _IdentityIndex<Int>.build(count: size, entries: entries, duplicate: &duplicate) else {
+            guard let built = _IdentityIndex<Int>.build(count: size, duplicate: &duplicate, entry: { entries[$0] }) else {
                 Issue.record("size \(size): a duplicate \(String(describing: duplicate))")
                 continue
             }
@@ -210,15 +210,17 @@ struct IdentityIndexModelTests {
             let twin = ids[Int.random(in: 0 ..< size, using: &rng)]
             ids.insert(twin, at: Int.random(in: 0 ... size, using: &rng))
             var duplicate: Int? = nil
-            let index = _IdentityIndex<Int>.build(
-                count: ids.count, entries: ids.enumerated().map { _IdentityEntry(id: $1, label: UInt64($0)) }, duplicate: &duplicate)
+            let index = _IdentityIndex<Int>.build(count: ids.count, duplicate: &duplicate) {
+                _IdentityEntry(id: ids[$0], label: UInt64($0))
+            }
             #expect(index == nil)
             #expect(duplicate == twin)
         }
         var duplicate: ClusteredKey? = nil
         let clustered = (0 ..< 300).map { ClusteredKey(x: $0) } + [ClusteredKey(x: 150)]
-        #expect(_IdentityIndex<ClusteredKey>.build(
-            count: clustered.count, entries: clustered.map { _IdentityEntry(id: $0, label: 0) }, duplicate: &duplicate) == nil)
+        #expect(_IdentityIndex<ClusteredKey>.build(count: clustered.count, duplicate: &duplicate) {
+            _IdentityEntry(id: clustered[$0], label: 0)
+        } == nil)
         #expect(duplicate == ClusteredKey(x: 150))
     }
 

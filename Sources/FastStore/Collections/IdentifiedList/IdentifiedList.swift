@@ -35,7 +35,7 @@ public struct IdentifiedList<Element: Identifiable> {
         // NB: contiguous elements (an array) are read in place; any other
         // sequence is collected once, as the build reads it twice.
         if elements.withContiguousStorageIfAvailable({ _rebuild($0, slots: nil) }) == nil {
-            _rebuild(ContiguousArray(elements), slots: nil)
+            ContiguousArray(elements).withUnsafeBufferPointer { _rebuild($0, slots: nil) }
         }
     }
 }
@@ -72,17 +72,26 @@ extension IdentifiedList {
     ///   the index, then its elements into the list's leaves), with no
     ///   array of labelled entries between.
     @inlinable
-    internal mutating func _rebuild<C: Collection>(_ elements: C, slots: ContiguousArray<_ListSlot>?) where C.Element == Element {
+    internal mutating func _rebuild(_ elements: ContiguousArray<Element>, slots: ContiguousArray<_ListSlot>?) {
+        elements.withUnsafeBufferPointer { _rebuild($0, slots: slots) }
+    }
+
+    /// ``_rebuild(_:slots:)`` from a buffer.
+    ///
+    /// NB: reads through the buffer's pointer, with no collection wrapper
+    /// (`lazy`, `enumerated`): unspecialized, as `init(from:)` runs it,
+    /// each wrapper's subscript cost a heap-allocated coroutine frame per
+    /// element.
+    @inlinable
+    internal mutating func _rebuild(_ elements: UnsafeBufferPointer<Element>, slots: ContiguousArray<_ListSlot>?) {
         let stamp = VersionStamp.next()
         let n = elements.count
         let step = n < (1 << 20) ? Self._labelStep : UInt64.max / UInt64(n + 2) / 2
-        let first = Self._firstLabel
-        let labelled = elements.lazy.enumerated().map { k, element in
-            _IdentifiedEntry(label: first &+ UInt64(k) &* step, element: element)
-        }
+        let labelled = _LabelledElements(elements, first: Self._firstLabel, step: step)
         var duplicate: ID? = nil
-        let index = _IdentityIndex<ID>.build(
-            count: n, entries: labelled.map { _IdentityEntry(id: $0.element.id, label: $0.label) }, duplicate: &duplicate)
+        let index = _IdentityIndex<ID>.build(count: n, duplicate: &duplicate) { k in
+            _IdentityEntry(id: labelled.base[k].id, label: labelled.label(k))
+        }
         _usagePrecondition(index != nil, "IdentifiedList: duplicate id \(duplicate!)")
         _labels = index.unsafelyUnwrapped
         let root = slots.map { _ListNode.build(ContiguousArray(labelled), slots: $0, stamp: stamp) }
@@ -150,5 +159,37 @@ extension IdentifiedList {
             }
             width *= 2
         }
+    }
+}
+
+/// A buffer's elements with the labels a rebuild gives them, in order: a
+/// sequence that is its own iterator, reading through the buffer's pointer.
+@usableFromInline
+internal struct _LabelledElements<Element: Identifiable>: Sequence, IteratorProtocol {
+    @usableFromInline let base: UnsafePointer<Element>
+    @usableFromInline let count: Int
+    @usableFromInline let first: UInt64
+    @usableFromInline let step: UInt64
+    @usableFromInline var position = 0
+
+    @inlinable
+    init(_ elements: UnsafeBufferPointer<Element>, first: UInt64, step: UInt64) {
+        // NB: an empty buffer may have no base address; nothing is read then.
+        base = elements.baseAddress ?? UnsafePointer(bitPattern: MemoryLayout<Element>.alignment)!
+        count = elements.count
+        self.first = first
+        self.step = step
+    }
+
+    /// The label of the `k`th element.
+    @inlinable func label(_ k: Int) -> UInt64 { first &+ UInt64(k) &* step }
+
+    @inlinable var underestimatedCount: Int { count &- position }
+
+    @inlinable
+    mutating func next() -> _IdentifiedEntry<Element>? {
+        guard position < count else { return nil }
+        defer { position &+= 1 }
+        return _IdentifiedEntry(label: label(position), element: base[position])
     }
 }

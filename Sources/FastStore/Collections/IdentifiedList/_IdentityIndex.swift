@@ -244,7 +244,8 @@ internal struct _IdentityIndex<ID: Hashable> {
         return branch
     }
 
-    /// An index of the `count` entries of `entries`, built at once: partitioned by hash level by level (no insertion per
+    /// An index of `count` entries, `entry(k)` for `k` in `0 ..< count`,
+    /// built at once: partitioned by hash level by level (no insertion per
     /// entry), each leaf allocated at its size. Returns nil, with
     /// `duplicate` set, when two entries have the same id.
     ///
@@ -253,13 +254,10 @@ internal struct _IdentityIndex<ID: Hashable> {
     ///   few hashes to find duplicates; two buffers of n entries and hashes
     ///   meanwhile.
     @inlinable
-    static func build<S: Sequence<_IdentityEntry<ID>>>(count: Int, entries: S, duplicate: inout ID?) -> _IdentityIndex? {
+    static func build(count: Int, duplicate: inout ID?, entry: (Int) -> _IdentityEntry<ID>) -> _IdentityIndex? {
         var index = _IdentityIndex()
-        guard count > 0 else {
-            precondition(entries.first(where: { _ in true }) == nil, "_IdentityIndex: more entries than counted")
-            return index
-        }
-        var builder = _IdentityIndexBuilder<ID>(count: count, entries: entries)
+        guard count > 0 else { return index }
+        var builder = _IdentityIndexBuilder<ID>(count: count, entry: entry)
         let root = builder.node(0, count, shift: 0, source: builder.first, other: builder.second)
         builder.deallocate()
         if let found = builder.duplicate {
@@ -308,18 +306,18 @@ internal struct _IdentityIndexBuilder<ID: Hashable> {
     @usableFromInline let second: UnsafeMutablePointer<Item>
     @usableFromInline var duplicate: ID?
 
-    /// - Precondition: `entries` has `count` entries.
+    /// NB: entries by position through a closure, not a sequence: an
+    /// unspecialized caller (a `Decodable` conformance) iterating a
+    /// collection's wrappers paid a heap-allocated coroutine frame per
+    /// subscript, seven mallocs per element.
     @inlinable
-    init<S: Sequence<_IdentityEntry<ID>>>(count: Int, entries: S) {
+    init(count: Int, entry: (Int) -> _IdentityEntry<ID>) {
         first = .allocate(capacity: count)
         second = .allocate(capacity: count)
-        var k = 0
-        for e in entries {
-            precondition(k < count, "_IdentityIndex: more entries than counted")
+        for k in 0 ..< count {
+            let e = entry(k)
             (first + k).initialize(to: Item(hash: _IdentityIndex<ID>.hash(e.id), entry: e))
-            k &+= 1
         }
-        precondition(k == count, "_IdentityIndex: fewer entries than counted")
         duplicate = nil
     }
 
