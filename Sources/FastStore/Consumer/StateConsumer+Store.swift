@@ -81,7 +81,10 @@ extension StateConsumer {
         read: (() -> State)? = nil, onStoreGone: (() -> Void)? = nil
     ) -> StoreSubscription {
         let hub = _WakeUpHub<State>.hub(for: store, on: thread) { target in
-            { state in target.hub?.deliver(state) }
+            { state in
+                target.hub?.deliver(state)
+                return true
+            }
         }
         let attachment = hub.attach(self, onStoreGone: onStoreGone)
         // NB: the current state, read once this thread holds the consuming

@@ -257,6 +257,12 @@ public final class StateConsumer<State> {
                 // against this consumer's reads: none wrote one.
                 proven = proofSpans
                 journaled = true
+            } else if let proofSpans, let proofFrom, proofFrom == lastRoot {
+                // The hub's spans are the drains from this consumer's own
+                // last root (an unanchored consumer, just connected, that
+                // missed no publish): what the change log would give.
+                proven = proofSpans
+                journaled = true
             } else {
                 journaled = _ChangeLog.spans(from: lastRoot, to: newRoot, into: &_turn.spans, cached: &_turn.changeLog)
             }

@@ -18,11 +18,13 @@ extension _WakeUpHub {
         // NB: a delivery from the drain that made the step takes its writes
         // as the drain hands them; a later one (the main queue, which
         // coalesces) reads the change log, with no hub lock held.
+        // NB: the drain's own changes are read in place; `spans` is filled
+        // from them only when a consumer is woken (it takes an array).
         var journaled = false
+        var drained: _DrainChanges? = nil
         if oldRoot != newRoot {
-            if let drained = _TrackingContext._deliveredChanges(from: oldRoot, to: newRoot) {
-                spans._removeAllKeepingCapacity()
-                spans.append(drained)
+            drained = _TrackingContext._deliveredChanges(from: oldRoot, to: newRoot)
+            if drained != nil {
                 journaled = true
             } else {
                 journaled = _ChangeLog.spans(from: oldRoot, to: newRoot, into: &spans, cached: &changeLog)
@@ -34,8 +36,12 @@ extension _WakeUpHub {
         if oldRoot == newRoot {
             if !always.isEmpty { for slot in always { candidates.append(slot) } }
         } else if journaled {
-            for span in spans {
-                for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
+            if let drained {
+                for write in drained.writes { index.collect(write.node, write.kind, into: &candidates) }
+            } else {
+                for span in spans {
+                    for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
+                }
             }
             if !always.isEmpty { for slot in always { candidates.append(slot) } }
         } else {
@@ -67,6 +73,14 @@ extension _WakeUpHub {
         }
         lock.unlock()
 
+        if plan.isEmpty {
+            if !spans.isEmpty { spans._removeAllKeepingCapacity() }
+            return
+        }
+        if let drained {
+            spans._removeAllKeepingCapacity()
+            spans.append(drained)
+        }
         let hub = ObjectIdentifier(self)
         for wake in plan {
             #if FASTSTORE_INTERNAL_CHECKS

@@ -144,12 +144,13 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     ///
     /// - Parameter deliverer: The store subscriber of a new hub, made by
     ///   the caller (`@inlinable` code) so that the delivery path is
-    ///   specialized for the state type.
+    ///   specialized for the state type; it returns `true` (a hub's
+    ///   subscription is ended by the hub, never by its delivery).
     /// - Complexity: O(1) expected (a locked table lookup).
     @usableFromInline
     static func hub<Action>(
         for store: Store<Root, Action>, on thread: NotificationThread,
-        deliverer: (_WeakHub<Root>) -> (Root) -> Void
+        deliverer: (_WeakHub<Root>) -> (Root) -> Bool
     ) -> _WakeUpHub<Root> {
         let hub = _StoreHubTable.wakeUps.hub(for: store, on: thread) { key in
             // NB: the root the hub starts from is read before it subscribes:
@@ -158,15 +159,12 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
             let hub = _WakeUpHub<Root>(
                 key: key, rootReader: store._rootVersion!, root: store._rootVersion!(store._unobservedState))
             let target = _WeakHub(hub)
-            let deliver = deliverer(target)
             // NB: the hub does not hold its subscriber entry, so that the
             // store is the only owner of the closure: when the store goes,
             // the closure and `target` go with it, and `target` tells the
-            // hub.
-            let entry = store._addSubscriber(thread: thread, object: nil) { state in
-                deliver(state)
-                return true
-            }!
+            // hub. The caller's closure is the entry's, not wrapped: one
+            // indirect call per publish.
+            let entry = store._addSubscriber(thread: thread, object: nil, deliver: deliverer(target))!
             // NB: the entry's flag and id, not the entry: a weak reference
             // would give the entry a side table, which every retain and
             // release of it (each notification) then goes through.

@@ -23,12 +23,27 @@ extension Store {
     /// section, so a lone dispatch costs two lock round trips.
     ///
     /// - Parameter first: An action to reduce before anything queued (the
-    ///   dispatching thread's own action, never queued). Consumed: the
-    ///   drain clears it after the first batch, and a borrowed one was
-    ///   copied for that (an action with a payload: its retains and
-    ///   releases, twice).
+    ///   dispatching thread's own action, never queued), borrowed for the
+    ///   first batch: never copied (an action with a payload would pay its
+    ///   retains and releases), except for middleware and the receivers of
+    ///   causes.
     @inlinable
-    func _drain(first: consuming Action?) {
+    func _drain(first: Action) {
+        _drain(hasFirst: true, reduceFirst: { _reduce(first) }, copyFirst: { first })
+    }
+
+    /// Reduces what is queued (see ``_drain(first:)``).
+    @inlinable
+    func _drain() {
+        _drain(hasFirst: false, reduceFirst: {}, copyFirst: { fatalError("FastStore: internal error: no first action") })
+    }
+
+    /// The drain, with the first action lent through two closures that
+    /// capture it by address: `reduceFirst` reduces it, `copyFirst` copies
+    /// it (middleware, causes). `hasFirst` is `false` after the first batch.
+    @inlinable
+    func _drain(hasFirst: Bool, reduceFirst: () -> Void, copyFirst: () -> Action) {
+        var hasFirst = hasFirst
         let context = _TrackingContext.current
         let outerStore = context.drainingStore
         let outerObserves = context.observesReads
@@ -55,7 +70,7 @@ extension Store {
         // may read it without the lock. An owned store's working copy is
         // its published state already: no copy shares its nodes.
         if !_isOwned { _owned.pointee.working = _guarded.pointee.state.unsafelyUnwrapped }
-        if first == nil && _owned.pointee.replacement == nil {
+        if !hasFirst && _owned.pointee.replacement == nil {
             // NB: through the queue's one take, which stops at a history
             // move queued meanwhile (another thread's, between the enqueue
             // that made this thread the drainer and this lock).
@@ -88,19 +103,20 @@ extension Store {
                 }
                 applied = replacement
             } else {
-                changes = _reducePhase(first: first, context: context)
+                changes = _reducePhase(hasFirst: hasFirst, reduceFirst: reduceFirst, copyFirst: copyFirst, context: context)
             }
             var published = _publishPhase()
             _tellObservation(changes, replaced: &published.replaced)
             if published.takeLater {
-                published.finished = _notifyPhase(published.subscribers, changes: changes, first: first, context: context)
+                published.finished = _notifyPhase(
+                    published.subscribers, changes: changes, hasFirst: hasFirst, copyFirst: copyFirst, context: context)
             }
             applied?.finish()
             if let waiters = published.finished {
                 for waiter in waiters { waiter.resume() }
                 return
             }
-            first = nil
+            hasFirst = false
             _owned.pointee.reducedBatch._removeAllKeepingCapacity()
         }
     }
@@ -111,7 +127,9 @@ extension Store {
     /// a drain's writes by the root stamp it produced, whichever way the
     /// state reaches them. Returns those changes (`nil` on plain state).
     @inlinable @inline(__always)
-    func _reducePhase(first: Action?, context: _TrackingContext) -> _DrainChanges? {
+    func _reducePhase(
+        hasFirst: Bool, reduceFirst: () -> Void, copyFirst: () -> Action, context: _TrackingContext
+    ) -> _DrainChanges? {
         // NB: the recycler is installed for the reduction only, and settled
         // before the drain could end (see `_NodeRecycler`).
         let outerRecycler = context._recycler
@@ -122,7 +140,7 @@ extension Store {
             newRoot: { _rootVersion!(_owned.pointee.working) },
             reusing: &_owned.pointee.spareChanges,
             log: _changeLog
-        ) { _reduceBatch(first: first) }
+        ) { _reduceBatch(hasFirst: hasFirst, reduceFirst: reduceFirst, copyFirst: copyFirst) }
         context._recycler = outerRecycler
         // NB: the batch (with `first`) is set aside (a swap), not cleared,
         // until the subscribers were told: receivers of causes read it.
@@ -213,7 +231,7 @@ extension Store {
     /// ended.
     @inlinable @inline(__always)
     func _notifyPhase(
-        _ subscribers: [_Subscriber<State>], changes: _DrainChanges?, first: Action?,
+        _ subscribers: [_Subscriber<State>], changes: _DrainChanges?, hasFirst: Bool, copyFirst: () -> Action,
         context: _TrackingContext
     ) -> [CheckedContinuation<Void, Never>]? {
         if !subscribers.isEmpty {
@@ -224,7 +242,7 @@ extension Store {
             let outerDelivering = context._delivering
             context._delivering = changes.map { Unmanaged.passUnretained($0) }
             if _causeReceivers.load(ordering: .acquiring) != 0 {
-                _notifyWithCauses(subscribers, first: first)
+                _notifyWithCauses(subscribers, first: hasFirst ? copyFirst() : nil)
             } else {
                 _notify(subscribers, _owned.pointee.working)
             }
@@ -290,15 +308,15 @@ extension Store {
     }
 
     @inlinable
-    func _reduceBatch(first: Action?) {
+    func _reduceBatch(hasFirst: Bool, reduceFirst: () -> Void, copyFirst: () -> Action) {
         // NB: between actions, the recycler lets go of the older nodes a
         // reducer's copies replaced and nothing holds any more (see
         // `_NodeRecycler.releaseDead()`); the last action's go at the
         // batch's `settle()`.
         if _middleware.isEmpty {
             let count = _owned.pointee.batch.count
-            if let first {
-                _reduce(first)
+            if hasFirst {
+                reduceFirst()
                 if count != 0 { _recycler.releaseDead() }
             }
             for k in 0 ..< count {
@@ -307,7 +325,7 @@ extension Store {
             }
         } else {
             let context = MiddlewareContext(store: self)
-            if let first { _runChain(0, first, context) }
+            if hasFirst { _runChain(0, copyFirst(), context) }
             for action in _owned.pointee.batch { _runChain(0, action, context) }
         }
     }

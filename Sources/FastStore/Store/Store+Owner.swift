@@ -75,7 +75,7 @@ extension Store {
             switch claim {
             case .queued: return
             case .drainFirst: _drain(first: action)
-            case .drainQueue: _drain(first: nil)
+            case .drainQueue: _drain()
             }
         } else {
             _dispatchOwnedElsewhere(CollectionOfOne(action))
@@ -93,7 +93,7 @@ extension Store {
             _lock.lock()
             let mustDrain = _guarded.pointee.queue.enqueue(contentsOf: actions)
             _lock.unlock()
-            if mustDrain { _drain(first: nil) }
+            if mustDrain { _drain() }
         } else {
             _dispatchOwnedElsewhere(actions)
         }
@@ -116,7 +116,7 @@ extension Store {
         _lock.lock()
         let claimed = _guarded.pointee.queue.claimOwnerDrain()
         _lock.unlock()
-        if claimed { _drain(first: nil) }
+        if claimed { _drain() }
     }
 
     /// Schedules ``_drainOwnedQueue()`` on the main thread.

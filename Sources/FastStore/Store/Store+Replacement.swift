@@ -54,7 +54,7 @@ extension Store {
         _lock.unlock()
         if mustDrain {
             _owned.pointee.replacement = replacement
-            _drain(first: nil)
+            _drain()
         } else {
             while !replacement.done.load(ordering: .acquiring) { _yieldThread() }
         }

@@ -254,7 +254,7 @@ public final class Store<State, Action> {
         _lock.lock()
         let mustDrain = _guarded.pointee.queue.enqueue(contentsOf: actions)
         _lock.unlock()
-        if mustDrain { _drain(first: nil) }
+        if mustDrain { _drain() }
     }
 
     /// Dispatches an action (the hand-written store's spelling).
@@ -304,14 +304,16 @@ public final class Store<State, Action> {
             "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber, or another store's drain they started); it would wait for itself"
         )
         // NB: an owned store drains on the main thread: there, what other
-        // threads queued is drained now rather than waited for.
-        let drainsHere = _isOwned && _isOnMainActor(_TrackingContext.current)
+        // threads queued is drained now rather than waited for (asked once,
+        // when the store is not idle).
+        var drainsHere: Bool? = nil
         while true {
             _lock.lock()
             let idle = _guarded.pointee.queue.isIdle
             _lock.unlock()
             if idle { return }
-            if drainsHere { _drainOwnedQueue() } else { _yieldThread() }
+            if drainsHere == nil { drainsHere = _isOwned && _isOnMainActor(_TrackingContext.current) }
+            if drainsHere! { _drainOwnedQueue() } else { _yieldThread() }
         }
     }
 
