@@ -80,13 +80,20 @@ extension StateConsumer {
         _ store: Store<State, Action>, on thread: NotificationThread,
         read: (() -> State)? = nil, onStoreGone: (() -> Void)? = nil
     ) -> StoreSubscription {
-        let hub = _WakeUpHub<State>.hub(for: store, on: thread) { target in
-            { state in
-                target.hub?.deliver(state)
-                return true
+        // NB: a hub handed out just before its last connection went has
+        // retired (`attach` says so): the table then makes a new one.
+        var hub: _WakeUpHub<State>
+        var attached: UInt64?
+        repeat {
+            hub = _WakeUpHub<State>.hub(for: store, on: thread) { target in
+                { state in
+                    target.hub.deliver(state)
+                    return true
+                }
             }
-        }
-        let attachment = hub.attach(self, onStoreGone: onStoreGone)
+            attached = hub.attach(self, onStoreGone: onStoreGone)
+        } while attached == nil
+        let attachment = attached!
         // NB: the current state, read once this thread holds the consuming
         // turn. The hub tells the consumer every publish until one of its
         // deliveries anchors it.

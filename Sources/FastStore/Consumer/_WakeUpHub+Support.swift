@@ -1,8 +1,8 @@
 import Atomics
 
 // What the wake-up hub shares with its consumers and its store: the links,
-// anchors and notices a consumer keeps, the weak handle the store's
-// subscriber holds, the test fault and the test hook.
+// anchors and notices a consumer keeps, the owner the store's subscriber
+// holds, the test fault and the test hook.
 
 /// A consumer's connection through a hub, kept by the consumer.
 @usableFromInline
@@ -72,16 +72,20 @@ internal struct _HubNotices {
     }
 }
 
-/// A hub held weakly by its store subscription.
+/// A hub held by its store subscription: the store's subscriber entry owns
+/// the hub, so a publish calls it through a strong reference, with no weak
+/// load (and none of the slow retains and releases of an object that weak
+/// references point at). A hub whose last connection goes cancels that
+/// subscription (``_WakeUpHub/detach(_:)``), so it lives as long as its
+/// store and one connection, or its connections' tokens.
 @usableFromInline
-internal final class _WeakHub<Root>: @unchecked Sendable {
-    // NB: a weak `let` in a class: a `[weak hub]` capture is a mutable box,
-    // read under a dynamic exclusivity check at every publish.
-    @usableFromInline weak let hub: _WakeUpHub<Root>?
+internal final class _HubOwner<Root>: @unchecked Sendable {
+    @usableFromInline let hub: _WakeUpHub<Root>
     init(_ hub: _WakeUpHub<Root>) { self.hub = hub }
     // NB: the store let go of its subscriber: it is being deallocated, or
-    // the hub cancelled its subscription (then no connection is left).
-    deinit { hub?.storeDidGo() }
+    // the hub cancelled its subscription (then no connection is left, and
+    // nothing is told).
+    deinit { hub.storeDidGo() }
 }
 
 /// Fault injection for the tests that check the differential suites catch

@@ -134,6 +134,10 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         _StoreHubTable.wakeUps.forget(key)
     }
 
+    /// Whether the hub cancelled its store subscription when its last
+    /// connection went (``detach(_:)``): it connects nobody after that.
+    @usableFromInline var retired = false
+
     /// The number of consumers connected (for tests).
     var connectedCount: Int { lock.withLock { slots.count } }
 
@@ -150,7 +154,7 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     @usableFromInline
     static func hub<Action>(
         for store: Store<Root, Action>, on thread: NotificationThread,
-        deliverer: (_WeakHub<Root>) -> (Root) -> Bool
+        deliverer: (_HubOwner<Root>) -> (Root) -> Bool
     ) -> _WakeUpHub<Root> {
         let hub = _StoreHubTable.wakeUps.hub(for: store, on: thread) { key in
             // NB: the root the hub starts from is read before it subscribes:
@@ -158,12 +162,12 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
             // delivery (the change log spans several drains).
             let hub = _WakeUpHub<Root>(
                 key: key, rootReader: store._rootVersion!, root: store._rootVersion!(store._unobservedState))
-            let target = _WeakHub(hub)
+            let target = _HubOwner(hub)
             // NB: the hub does not hold its subscriber entry, so that the
             // store is the only owner of the closure: when the store goes,
             // the closure and `target` go with it, and `target` tells the
             // hub. The caller's closure is the entry's, not wrapped: one
-            // indirect call per publish.
+            // indirect call per publish, on the hub `target` holds.
             let entry = store._addSubscriber(thread: thread, object: nil, deliver: deliverer(target))!
             // NB: the entry's flag and id, not the entry: a weak reference
             // would give the entry a side table, which every retain and
@@ -184,12 +188,15 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     /// Connects `consumer`: it is told of every publish until it is
     /// anchored, and its current dependencies are mirrored.
     ///
-    /// - Returns: The attachment, which names the connection.
+    /// - Returns: The attachment, which names the connection; `nil` when
+    ///   the hub retired meanwhile (its last connection went after the
+    ///   table handed it out): the caller asks the table again.
     /// - Complexity: O(the consumer's dependencies).
     @usableFromInline
-    func attach(_ consumer: StateConsumer<Root>, onStoreGone: (() -> Void)? = nil) -> UInt64 {
+    func attach(_ consumer: StateConsumer<Root>, onStoreGone: (() -> Void)? = nil) -> UInt64? {
         lock.lock()
         defer { lock.unlock() }
+        if retired { return nil }
         nextAttachment &+= 1
         let attachment = nextAttachment
         let slot = entries.count
@@ -224,10 +231,15 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     func detach(_ attachment: UInt64) {
         lock.lock()
         guard let slot = slots.removeValue(forKey: attachment), let entry = entries[slot] else {
+            // NB: a consumer that went without disconnecting was dropped at
+            // a delivery; its token's release may still leave nobody.
+            let unused = slots.isEmpty
             lock.unlock()
+            if unused { _retireIfUnused() }
             return
         }
         _drop(slot, entry)
+        let wasLast = slots.isEmpty
         lock.unlock()
         // NB: after the hub's lock: a consumer's lock is never taken inside
         // it except to read the consumer.
@@ -239,6 +251,33 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
                 }
             }
         }
+        if wasLast { _retireIfUnused() }
+    }
+
+    /// Cancels the hub's store subscription when nobody is connected: the
+    /// store's subscriber holds the hub (``_HubOwner``), so a hub nobody
+    /// uses would otherwise stay subscribed, and be delivered to, until
+    /// its store goes.
+    ///
+    /// Under the table's lock, then the hub's (the lock order): the table
+    /// forgets the hub in the same critical section that finds it unused,
+    /// so a connect either found it before (its `attach` then sees
+    /// `retired` and asks the table again) or gets a new hub.
+    @usableFromInline
+    func _retireIfUnused() {
+        let retiring = _StoreHubTable.wakeUps.remove(key, hub: self) {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !retired, slots.isEmpty else { return false }
+            retired = true
+            return true
+        }
+        guard retiring else { return }
+        // NB: the store lets go of its subscriber entry, and with it of this
+        // hub; `deinit` must not cancel it again.
+        let cancel = unsubscribe
+        unsubscribe = nil
+        cancel?()
     }
 
     /// Removes the entry at `slot`. Must hold the lock.

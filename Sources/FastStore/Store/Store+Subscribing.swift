@@ -95,9 +95,18 @@ extension Store {
     }
 
     func _removeSubscriber(id: UInt64) {
+        // NB: the entry is released after the lock: its closure may hold
+        // the last reference to an object whose `deinit` calls the store
+        // (a wake-up hub's `_HubOwner`).
+        var removed: [_Subscriber<State>] = []
         _lock.lock()
-        _guarded.pointee.subscribers.removeAll { $0.id == id }
+        _guarded.pointee.subscribers.removeAll { subscriber in
+            guard subscriber.id == id else { return false }
+            removed.append(subscriber)
+            return true
+        }
         _lock.unlock()
+        withExtendedLifetime(removed) {}
     }
 
     @usableFromInline

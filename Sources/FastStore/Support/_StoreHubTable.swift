@@ -2,7 +2,9 @@
 /// and notification thread: one home for the rule both follow.
 ///
 /// Entries hold the store and the hub weakly: a hub is owned by its
-/// subscriptions, and removes its entry when it goes (``forget(_:)``). An
+/// subscriptions (a wake-up hub by its store's subscriber entry too, until
+/// its last connection goes: ``remove(_:hub:when:)``), and removes its
+/// entry when it goes (``forget(_:)``). An
 /// entry must name the very store asked for: a hub kept alive by a
 /// subscription can outlive its store, and a new store can reuse the old
 /// one's address.
@@ -57,6 +59,19 @@ internal final class _StoreHubTable: @unchecked Sendable {
         let hub = make(key)
         entries[key] = Entry(store: store, hub: hub)
         return hub
+    }
+
+    /// Removes the entry of `key` if it names `hub` and `shouldRemove`
+    /// (called under the table's lock) says so. Returns what
+    /// `shouldRemove` said (`false` when the entry names another hub).
+    ///
+    /// - Complexity: O(1) expected, plus `shouldRemove`.
+    func remove(_ key: Key, hub: AnyObject, when shouldRemove: () -> Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[key], entry.hub === hub, shouldRemove() else { return false }
+        entries[key] = nil
+        return true
     }
 
     /// Removes the entry of `key` if its hub is gone (not if a newer hub

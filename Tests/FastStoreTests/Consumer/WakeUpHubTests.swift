@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 @_spi(Testing) import FastStore
 import FastStoreTestSupport
 import Testing
@@ -95,6 +96,53 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
         #expect(store.subscriberCount == 0, "the hub went with its last connection")
         store.dispatch(.toggle(3))
         #expect(seen == [false, true, false])
+    }
+
+    /// The store's subscriber holds its hub, and the hub cancels that
+    /// subscription when its last connection goes: a connect racing that
+    /// last disconnect (from another thread) either joins the hub before it
+    /// retires or gets a new one, and is told of the next dispatch either
+    /// way; once everyone went, the store has no subscriber left.
+    @Test(arguments: 0..<3) func aConnectRacingTheLastDisconnectIsAlwaysTold(seed: UInt64) {
+        var rng = SeededGenerator(seed: 900 + seed)
+        let store = makeRowStore(4)
+        for round in 0..<200 {
+            let leaving = StateConsumer<Versioned<HubRows>>()
+            leaving.add({ $0.items[0].done }) { (_: Bool) in }
+            let leavingSubscription = leaving.connect(to: store)
+            let joining = StateConsumer<Versioned<HubRows>>()
+            let seen = _Counter()
+            joining.add({ $0.items[1].done }) { (_: Bool) in seen.increment() }
+            let joined = _Box<StoreSubscription?>(nil)
+            let group = DispatchGroup()
+            let joinFirst = Bool.random(using: &rng)
+            DispatchQueue.global().async(group: group) {
+                if joinFirst { joined.value = joining.connect(to: store) }
+                leavingSubscription.cancel()
+            }
+            if !joinFirst { joined.value = joining.connect(to: store) }
+            group.wait()
+            #expect(seen.value == 1, "round \(round): the first consume")
+            store.dispatch(.toggle(1))
+            #expect(seen.value == 2, "round \(round): the dispatch after the race")
+            #expect(store.subscriberCount == 1, "round \(round): one hub subscribed")
+            joined.value?.cancel()
+            #expect(store.subscriberCount == 0, "round \(round): the hub went with its last connection")
+        }
+    }
+
+    @Test func releasingTheTokenOfADeallocatedConsumerUnsubscribesTheHub() {
+        let store = makeRowStore(4)
+        var consumer: StateConsumer<Versioned<HubRows>>? = StateConsumer()
+        consumer!.add({ $0.items[0].done }) { (_: Bool) in }
+        var subscription: StoreSubscription? = consumer!.connect(to: store)
+        consumer = nil
+        store.dispatch(.toggle(0))   // the hub drops the deallocated consumer
+        #expect(store._connectedConsumerCount() == 0)
+        #expect(store.subscriberCount == 1, "its token still holds the connection")
+        subscription = nil
+        #expect(store.subscriberCount == 0)
+        withExtendedLifetime(subscription) {}
     }
 
     @Test func aDeallocatedConsumerIsDroppedByTheHub() {
@@ -217,5 +265,24 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
         // connecting, and screen 7 (the only one whose final value differs
         // from its first) looked like a missed update.
         withExtendedLifetime((screens, subscriptions)) {}
+    }
+}
+
+/// A counter and a box shared with another thread (the tests read them
+/// after `DispatchGroup.wait()`).
+private final class _Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+}
+
+private final class _Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
