@@ -270,6 +270,10 @@ public final class StateConsumer<State> {
         _turn.hubAnchor = hub != nil && newRoot != nil ? _HubAnchor(hub: hub!, root: newRoot!) : nil
 
         var all: [ConsumerHandle<State>]? = nil
+        // NB: a first consume outside a hub marks the store's change log
+        // wanted (see `_ChangeLog.wanted`): the consumer's later consumes
+        // read it. A hub's consumers take their writes from the hub.
+        var marksLog = false
         _lock.lock()
         _turn.removalsSeen = _removals.load(ordering: .relaxed)
         if _guarded.consumeInstantly {
@@ -297,6 +301,7 @@ public final class StateConsumer<State> {
                 #endif
             }
             _turn.lastRoot = newRoot
+            marksLog = lastRoot == nil && _guarded.hubLinks.isEmpty
         } else {
             all = _guarded.registry.allIfCompact
             if all == nil { _guarded.registry.planAll(into: &_turn.plan) }
@@ -309,11 +314,13 @@ public final class StateConsumer<State> {
             let tellHubs = _endConsume(hub: hub)
             _lock.unlock()
             _turn.spans._removeAllKeepingCapacity()
+            if marksLog { _ChangeLog.markWanted(under: newRoot!, cached: &_turn.changeLog) }
             if tellHubs.tell { _tellHubs(markUnsynced: tellHubs.unanchored, except: hub) }
             return
         }
         _lock.unlock()
         _turn.spans._removeAllKeepingCapacity()
+        if marksLog { _ChangeLog.markWanted(under: newRoot!, cached: &_turn.changeLog) }
 
         // NB: a full consume runs over the registry's own array when it can
         // (shared, not copied: a callback that adds or removes a consumer

@@ -162,6 +162,11 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
             // delivery (the change log spans several drains).
             let hub = _WakeUpHub<Root>(
                 key: key, rootReader: store._rootVersion!, root: store._rootVersion!(store._unobservedState))
+            // NB: a main-queue hub coalesces drains and reads their writes
+            // from the store's change log, which logs them from now on (see
+            // `_ChangeLog.wanted`); a hub on the draining thread takes them
+            // from the drain.
+            if thread == .main { store._changeLog._markWanted() }
             let target = _HubOwner(hub)
             // NB: the hub does not hold its subscriber entry, so that the
             // store is the only owner of the closure: when the store goes,

@@ -83,6 +83,14 @@ public final class Derived<State, Value: Equatable> {
         var changeLog = _guarded.changeLog
         _lock.unlock()
         var holds: Bool? = false
+        if entry == nil {
+            // NB: the first read marks the store's change log wanted (see
+            // `_ChangeLog.wanted`): the next read asks it whether the memo
+            // holds.
+            let known = changeLog.map { ObjectIdentifier($0) }
+            _ChangeLog.markWanted(under: root, cached: &changeLog)
+            if let found = changeLog, ObjectIdentifier(found) != known { _lock.withLock { _guarded.changeLog = found } }
+        }
         if let entry {
             let known = changeLog.map { ObjectIdentifier($0) }
             holds = entry.memo._holds(from: entry.root, to: root, changeLog: &changeLog)

@@ -142,10 +142,32 @@ extension Store {
             log: _changeLog
         ) { _reduceBatch(hasFirst: hasFirst, reduceFirst: reduceFirst, copyFirst: copyFirst) }
         context._recycler = outerRecycler
+        if let changes { _keepForReuse(changes) }
         // NB: the batch (with `first`) is set aside (a swap), not cleared,
         // until the subscribers were told: receivers of causes read it.
         _owned.pointee.setBatchAside()
         return changes
+    }
+
+    /// Keeps `changes`, this drain's, until the next drain, and makes the
+    /// previous drain's the spare for the next one when nothing holds it
+    /// any more. While the change log is not wanted (`_ChangeLog.wanted`)
+    /// it hands back no dropped drain; a steady stream of drains then
+    /// alternates two objects and their buffers instead of allocating. A
+    /// logged drain is held by the log (never unique here) and comes back
+    /// through the log once dropped.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    func _keepForReuse(_ changes: _DrainChanges) {
+        if _owned.pointee.spareChanges == nil && _owned.pointee.recentChanges != nil
+            && isKnownUniquelyReferenced(&_owned.pointee.recentChanges) {
+            // NB: the last other holder (a watcher on another thread)
+            // released it: order its reads before this drain's writes.
+            atomicMemoryFence(ordering: .acquiring)
+            _owned.pointee.spareChanges = _owned.pointee.recentChanges
+        }
+        _owned.pointee.recentChanges = changes
     }
 
     /// What the publish phase hands on: the subscribers to notify, the

@@ -137,6 +137,9 @@ public final class Store<State, Action> {
         _middleware = middleware
         _rootVersion = _RootVersion.reader(for: State.self)
         _stateKeyPath = \Store<State, Action>.state
+        // NB: filed now, so that a watcher of the initial state finds the
+        // log (and marks it wanted) before the first drain.
+        if let root = _rootVersion?(state) { _changeLog.file(under: root.node) }
     }
 
     deinit {
@@ -353,6 +356,9 @@ internal struct _StoreDrainOwned<State, Action> {
     /// A drain's changes the change log dropped and nobody holds, reused for
     /// the next drain's (see `_ChangeLog.publish`).
     @usableFromInline var spareChanges: _DrainChanges? = nil
+    /// The last drain's changes, kept until the next drain to be reused
+    /// when nothing else holds them (see `Store._keepForReuse(_:)`).
+    @usableFromInline var recentChanges: _DrainChanges? = nil
     /// A history move to apply in place of the next batch.
     @usableFromInline var replacement: _StoreReplacement<State>? = nil
     /// Whether the reducer runs on `working` (an `inout` access in

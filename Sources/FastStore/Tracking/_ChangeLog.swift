@@ -26,7 +26,8 @@ internal final class _ChangeLog: @unchecked Sendable {
     // `registeredNode`, which only the owner's drain (serial) writes and
     // whose atomic others load.
     /// A store's: the last 128 drains, 32,768 writes in all.
-    @inlinable static func forStore() -> _ChangeLog { _ChangeLog(capacity: 128, writeCapacity: 1 << 15) }
+    /// Not ``wanted`` until a watcher that may read it appears.
+    @inlinable static func forStore() -> _ChangeLog { _ChangeLog(capacity: 128, writeCapacity: 1 << 15, wanted: false) }
 
     @usableFromInline let lock = _Lock()
     @usableFromInline let capacity: Int
@@ -48,15 +49,56 @@ internal final class _ChangeLog: @unchecked Sendable {
     /// it (0: none yet).
     @usableFromInline let registeredNode = ManagedAtomic<UInt64>(0)
 
+    /// Whether drains are logged. A store's log is not, until a watcher
+    /// that may read it appears: until then ``publish(_:)`` only files
+    /// the log, and a drain hands its changes to the watchers it calls
+    /// itself (the wake-up hubs delivering on the draining thread, the
+    /// Observation hub). The watchers that read the log mark it at their
+    /// first contact with a state of the store, before they could need a
+    /// drain: a consumer's first consume outside a hub, a `Derived`'s
+    /// first read, a main-queue hub when it is made
+    /// (``markWanted(under:cached:)``); any read of the log marks it too.
+    /// A step the log did not record is one it cannot prove: the reader
+    /// compares everything, as for a dropped drain. Set once, never
+    /// cleared.
+    @usableFromInline let wanted: ManagedAtomic<Bool>
+
+    /// Marks the log wanted (see ``wanted``).
+    @inlinable @inline(__always)
+    func _markWanted() {
+        if !wanted.load(ordering: .relaxed) { wanted.store(true, ordering: .relaxed) }
+    }
+
     /// An empty log; its ring is allocated at the first publish.
     ///
     /// - Complexity: O(1).
     @usableFromInline
-    init(capacity: Int, writeCapacity: Int) {
+    init(capacity: Int, writeCapacity: Int, wanted: Bool = true) {
         precondition(capacity > 0, "a change log holds at least one drain")
         self.capacity = capacity
         self.writeCapacity = writeCapacity
+        self.wanted = ManagedAtomic(wanted)
         ring = []
+    }
+
+    /// Whether the directory files the log under `node`.
+    @inlinable
+    func isFiled(under node: NodeID) -> Bool {
+        registeredNode.load(ordering: .relaxed) == node.rawValue
+    }
+
+    /// Files the log under `node`, the root node of its store's state, if
+    /// it is not filed there yet (a store files its log at creation, so
+    /// that a watcher of its first state finds it; a drain that replaces
+    /// the root files it anew).
+    ///
+    /// - Complexity: O(1) when filed there already; else a directory update.
+    @inlinable
+    func file(under node: NodeID) {
+        let previous = registeredNode.load(ordering: .relaxed)
+        guard node.rawValue != previous else { return }
+        _ChangeLogDirectory.shared.file(self, under: node, leaving: previous == 0 ? nil : NodeID(rawValue: previous))
+        registeredNode.store(node.rawValue, ordering: .relaxed)
     }
 
     /// Takes this log out of the directory: its owner goes away. Watchers
@@ -69,7 +111,9 @@ internal final class _ChangeLog: @unchecked Sendable {
         if node != 0 { _ChangeLogDirectory.shared.remove(self, from: NodeID(rawValue: node)) }
     }
 
-    /// Logs a drain's changes, when they are chained and changed the root.
+    /// Logs a drain's changes, when they are chained and changed the root
+    /// and the log is ``wanted``; files the log under the new root either
+    /// way.
     ///
     /// Returns a drain it dropped to make room that nothing else holds: the
     /// caller may reuse it (`_DrainChanges._reuse`) for its next drain. A
@@ -82,14 +126,10 @@ internal final class _ChangeLog: @unchecked Sendable {
     func publish(_ changes: _DrainChanges) -> _DrainChanges? {
         guard changes.isChained, changes.oldRoot != changes.newRoot,
               changes.writes.count <= writeCapacity else { return nil }
-        let node = changes.newRoot.node.rawValue
-        let previous = registeredNode.load(ordering: .relaxed)
-        if node != previous {
-            // NB: a new root (the first drain, or a reducer that assigned a
-            // whole new state): filed under it from now on.
-            _ChangeLogDirectory.shared.file(self, under: changes.newRoot.node, leaving: previous == 0 ? nil : NodeID(rawValue: previous))
-            registeredNode.store(node, ordering: .relaxed)
-        }
+        // NB: a new root (a reducer that assigned a whole new state): filed
+        // under it from now on.
+        file(under: changes.newRoot.node)
+        guard wanted.load(ordering: .relaxed) else { return nil }
         lock.lock()
         if ring.isEmpty { ring = Array(repeating: nil, count: capacity) }
         defer { lock.unlock() }
@@ -137,6 +177,7 @@ internal final class _ChangeLog: @unchecked Sendable {
     @inlinable
     func spans(from old: _RootVersion, to new: _RootVersion, into spans: inout [_DrainChanges]) -> Bool {
         spans._removeAllKeepingCapacity()
+        _markWanted()
         guard old.node == new.node, old.version < new.version else { return false }
         lock.lock()
         defer { lock.unlock() }
@@ -172,6 +213,7 @@ internal final class _ChangeLog: @unchecked Sendable {
     func mayHaveWritten(
         from old: _RootVersion, to new: _RootVersion, where isRelevant: (NodeID, _WriteKind) -> Bool
     ) -> Bool? {
+        _markWanted()
         guard old.node == new.node, old.version < new.version else { return nil }
         lock.lock()
         defer { lock.unlock() }
@@ -187,5 +229,14 @@ internal final class _ChangeLog: @unchecked Sendable {
             k -= 1
         }
         return false
+    }
+}
+
+@_spi(Testing)
+extension Store {
+    /// Whether the store's change log logs its drains (see
+    /// `_ChangeLog.wanted`), and how many it holds (test hook).
+    public var _changeLogState: (wanted: Bool, logged: Int) {
+        (_changeLog.wanted.load(ordering: .relaxed), _changeLog.lock.withLock { _changeLog.count })
     }
 }

@@ -84,6 +84,24 @@ extension _ChangeLog {
         return false
     }
 
+    /// Marks the logs filed under `root`'s node wanted (see
+    /// ``_ChangeLog/wanted``): a watcher that may read them has seen a
+    /// state there. The last one found becomes `cached`.
+    ///
+    /// - Complexity: O(1) when `cached` is filed there; else a directory
+    ///   lookup.
+    @inlinable
+    static func markWanted(under root: _RootVersion, cached: inout _ChangeLog?) {
+        if let log = cached, log.isFiled(under: root.node) {
+            log._markWanted()
+            return
+        }
+        for log in _ChangeLogDirectory.shared.logs(under: root.node) {
+            log._markWanted()
+            cached = log
+        }
+    }
+
     /// As ``mayHaveWritten(from:to:where:)``, on `cached` or on a log filed
     /// under `new`'s root node (which becomes `cached`), as
     /// ``spans(from:to:into:cached:)`` finds it.

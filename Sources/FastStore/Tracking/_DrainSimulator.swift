@@ -70,7 +70,10 @@ public final class _SimulatedDrains<State> {
             if let filed = _ChangeLogDirectory.shared.logs(under: oldRoot.node).first {
                 log = filed
             } else {
+                // NB: a store's log with a watcher that reads it: the
+                // simulated drains feed consumers through the log.
                 log = .forStore()
+                log!._markWanted()
                 ownsLog = true
             }
         }
