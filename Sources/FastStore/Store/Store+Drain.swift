@@ -167,7 +167,9 @@ extension Store {
             atomicMemoryFence(ordering: .acquiring)
             _owned.pointee.spareChanges = _owned.pointee.recentChanges
         }
-        _owned.pointee.recentChanges = changes
+        // NB: a bulk drain's writes (a buffer past 256, which `_reuse` would
+        // not keep) are let go now rather than held until the next drain.
+        _owned.pointee.recentChanges = changes.writes.capacity <= 256 ? changes : nil
     }
 
     /// What the publish phase hands on: the subscribers to notify, the

@@ -81,12 +81,6 @@ internal final class _ChangeLog: @unchecked Sendable {
         ring = []
     }
 
-    /// Whether the directory files the log under `node`.
-    @inlinable
-    func isFiled(under node: NodeID) -> Bool {
-        registeredNode.load(ordering: .relaxed) == node.rawValue
-    }
-
     /// Files the log under `node`, the root node of its store's state, if
     /// it is not filed there yet (a store files its log at creation, so
     /// that a watcher of its first state finds it; a drain that replaces

@@ -84,18 +84,15 @@ extension _ChangeLog {
         return false
     }
 
-    /// Marks the logs filed under `root`'s node wanted (see
+    /// Marks every log filed under `root`'s node wanted (see
     /// ``_ChangeLog/wanted``): a watcher that may read them has seen a
-    /// state there. The last one found becomes `cached`.
+    /// state there (two stores started from one state value share the
+    /// node, and the watcher may follow either). The last one found
+    /// becomes `cached`. Called once per watcher, at its first contact.
     ///
-    /// - Complexity: O(1) when `cached` is filed there; else a directory
-    ///   lookup.
+    /// - Complexity: a directory lookup, O(logs filed under the node).
     @inlinable
     static func markWanted(under root: _RootVersion, cached: inout _ChangeLog?) {
-        if let log = cached, log.isFiled(under: root.node) {
-            log._markWanted()
-            return
-        }
         for log in _ChangeLogDirectory.shared.logs(under: root.node) {
             log._markWanted()
             cached = log

@@ -70,12 +70,12 @@ public final class _SimulatedDrains<State> {
             if let filed = _ChangeLogDirectory.shared.logs(under: oldRoot.node).first {
                 log = filed
             } else {
-                // NB: a store's log with a watcher that reads it: the
-                // simulated drains feed consumers through the log.
                 log = .forStore()
-                log!._markWanted()
                 ownsLog = true
             }
+            // NB: a log with a watcher that reads it: the simulated drains
+            // feed consumers through the log.
+            log!._markWanted()
         }
         _ = try journal.recordStep(
             oldRoot: oldRoot, newRoot: { rootReader!(state) }, reusing: &reusable, log: log
