@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 @_spi(Testing) import FastStore
 import FastStoreTestSupport
 import Testing
@@ -111,9 +110,9 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
             leaving.add({ $0.items[0].done }) { (_: Bool) in }
             let leavingSubscription = leaving.connect(to: store)
             let joining = StateConsumer<Versioned<HubRows>>()
-            let seen = _Counter()
-            joining.add({ $0.items[1].done }) { (_: Bool) in seen.increment() }
-            let joined = _Box<StoreSubscription?>(nil)
+            let seen = Shared(0)
+            joining.add({ $0.items[1].done }) { (_: Bool) in seen.mutate { $0 += 1 } }
+            let joined = Shared<StoreSubscription?>(nil)
             let group = DispatchGroup()
             let joinFirst = Bool.random(using: &rng)
             DispatchQueue.global().async(group: group) {
@@ -265,24 +264,5 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
         // connecting, and screen 7 (the only one whose final value differs
         // from its first) looked like a missed update.
         withExtendedLifetime((screens, subscriptions)) {}
-    }
-}
-
-/// A counter and a box shared with another thread (the tests read them
-/// after `DispatchGroup.wait()`).
-private final class _Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
-}
-
-private final class _Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }
