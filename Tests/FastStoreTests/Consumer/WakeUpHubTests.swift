@@ -105,7 +105,7 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
     @Test(arguments: 0..<3) func aConnectRacingTheLastDisconnectIsAlwaysTold(seed: UInt64) {
         var rng = SeededGenerator(seed: 900 + seed)
         let store = makeRowStore(4)
-        for round in 0..<200 {
+        for round in 0..<100 {
             let leaving = StateConsumer<Versioned<HubRows>>()
             leaving.add({ $0.items[0].done }) { (_: Bool) in }
             let leavingSubscription = leaving.connect(to: store)
