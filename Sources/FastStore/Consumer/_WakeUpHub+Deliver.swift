@@ -21,7 +21,8 @@ extension _WakeUpHub {
         // NB: the drain's own changes are read in place; `spans` is filled
         // from them only when a consumer is woken (it takes an array).
         var journaled = false
-        var drained: _DrainChanges? = nil
+        // NB: unretained: the drain holds its changes while it delivers.
+        var drained: Unmanaged<_DrainChanges>? = nil
         if oldRoot != newRoot {
             drained = _TrackingContext._deliveredChanges(from: oldRoot, to: newRoot)
             if drained != nil {
@@ -37,7 +38,9 @@ extension _WakeUpHub {
             if !always.isEmpty { for slot in always { candidates.append(slot) } }
         } else if journaled {
             if let drained {
-                for write in drained.writes { index.collect(write.node, write.kind, into: &candidates) }
+                drained._withUnsafeGuaranteedRef { changes in
+                    for write in changes.writes { index.collect(write.node, write.kind, into: &candidates) }
+                }
             } else {
                 for span in spans {
                     for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
@@ -49,20 +52,23 @@ extension _WakeUpHub {
         }
         if candidates.count > 1 { candidates.sort() }
         var previous = -1
-        var gone: [Int] = []
+        var gone: [Int]? = nil
         for slot in candidates where slot != previous {
             previous = slot
             guard let entry = entries[slot] else { continue }
             if let consumer = entry.consumer {
                 plan.append(Wake(slot: slot, attachment: entry.attachment, consumer: consumer, wasUnsynced: entry.unsynced))
             } else {
-                gone.append(slot)
+                // NB: made only when a consumer went: a delivery that
+                // finds none releases no array.
+                if gone == nil { gone = [] }
+                gone!.append(slot)
             }
         }
         // NB: the slots in `gone` stay valid until every one is dropped;
         // renumbering comes after (the planned wakes carry their
         // attachment, which `_settle` checks).
-        if !gone.isEmpty {
+        if let gone {
             for slot in gone {
                 if let entry = entries[slot] {
                     slots[entry.attachment] = nil
@@ -79,7 +85,7 @@ extension _WakeUpHub {
         }
         if let drained {
             spans._removeAllKeepingCapacity()
-            spans.append(drained)
+            spans.append(drained.takeUnretainedValue())
         }
         let hub = ObjectIdentifier(self)
         for wake in plan {

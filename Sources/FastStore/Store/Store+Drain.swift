@@ -43,8 +43,15 @@ extension Store {
     /// it (middleware, causes). `hasFirst` is `false` after the first batch.
     @inlinable
     func _drain(hasFirst: Bool, reduceFirst: () -> Void, copyFirst: () -> Action) {
+        _TrackingContext._withCurrent {
+            _drain(hasFirst: hasFirst, reduceFirst: reduceFirst, copyFirst: copyFirst, context: $0)
+        }
+    }
+
+    /// The drain, on the calling thread's `context` (lent, not retained).
+    @inlinable
+    func _drain(hasFirst: Bool, reduceFirst: () -> Void, copyFirst: () -> Action, context: _TrackingContext) {
         var hasFirst = hasFirst
-        let context = _TrackingContext.current
         let outerStore = context.drainingStore
         let outerObserves = context.observesReads
         let outerCalling = context.callingObserversOf
@@ -136,8 +143,8 @@ extension Store {
         context._recycler = Unmanaged.passUnretained(_recycler)
         _recycler.begin()
         let changes = _journal.recordStep(
-            oldRoot: _rootVersion?(_owned.pointee.working),
-            newRoot: { _rootVersion!(_owned.pointee.working) },
+            oldRoot: _workingRootVersion(),
+            newRoot: { _workingRootVersion().unsafelyUnwrapped },
             reusing: &_owned.pointee.spareChanges,
             log: _changeLog
         ) { _reduceBatch(hasFirst: hasFirst, reduceFirst: reduceFirst, copyFirst: copyFirst) }
@@ -147,6 +154,21 @@ extension Store {
         // until the subscribers were told: receivers of causes read it.
         _owned.pointee.setBatchAside()
         return changes
+    }
+
+    /// The root identity of the working copy (`nil` on plain state), read
+    /// in place: a copy would be a retain and a release, and one held
+    /// across the reduction would make the reducer copy the root.
+    @inlinable @inline(__always)
+    func _workingRootVersion() -> _RootVersion? {
+        switch _rootLayout {
+        case nil: return nil
+        case .generic?:
+            // NB: through the reader, which opened the type once.
+            return _rootVersion.unsafelyUnwrapped(_owned.pointee.working)
+        case let layout?:
+            return withUnsafeMutablePointer(to: &_owned.pointee.working) { _RootVersion.read(UnsafePointer($0), layout: layout) }
+        }
     }
 
     /// Keeps `changes`, this drain's, until the next drain, and makes the

@@ -77,6 +77,9 @@ public final class Store<State, Action> {
     @usableFromInline let _reducer: Reducer<State, Action>
     @usableFromInline let _middleware: [Middleware<State, Action>]
     @usableFromInline let _rootVersion: ((State) -> _RootVersion)?
+    /// How ``_rootVersion`` reads the state: the drain reads its working
+    /// copy's root in place with it.
+    @usableFromInline let _rootLayout: _RootVersion._Layout?
     /// The generation of the published state, stepped by every publish:
     /// what a tracked read is checked against (see `state`).
     @usableFromInline let _publication = _Publication()
@@ -136,6 +139,7 @@ public final class Store<State, Action> {
         _reducer = reducer
         _middleware = middleware
         _rootVersion = _RootVersion.reader(for: State.self)
+        _rootLayout = _RootVersion._layout(of: State.self)
         _stateKeyPath = \Store<State, Action>.state
         // NB: filed now, so that a watcher of the initial state finds the
         // log (and marks it wanted) before the first drain.
@@ -232,7 +236,7 @@ public final class Store<State, Action> {
     ///   one lock to enqueue, one to take the batch, one to publish.
     @inlinable
     public func dispatch(_ action: Action) {
-        if _isOwned { return _dispatchOwned(action, context: _TrackingContext.current) }
+        if _isOwned { return _TrackingContext._withCurrent { _dispatchOwned(action, context: $0) } }
         _lock.lock()
         let mustDrain = _guarded.pointee.queue.enqueue(action)
         _lock.unlock()
@@ -253,7 +257,7 @@ public final class Store<State, Action> {
         // NB: an array is taken as it is (no copy); any other sequence is
         // iterated here, outside the lock, as its code is the caller's.
         let actions = Array(actions)
-        if _isOwned { return _dispatchOwned(contentsOf: actions, context: _TrackingContext.current) }
+        if _isOwned { return _TrackingContext._withCurrent { _dispatchOwned(contentsOf: actions, context: $0) } }
         _lock.lock()
         let mustDrain = _guarded.pointee.queue.enqueue(contentsOf: actions)
         _lock.unlock()
@@ -302,20 +306,25 @@ public final class Store<State, Action> {
     ///   another store's drain nested in it on this thread.
     @inlinable
     public func waitUntilIdle() {
-        _usagePrecondition(
-            !_TrackingContext.isDraining(ObjectIdentifier(self)),
-            "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber, or another store's drain they started); it would wait for itself"
-        )
         // NB: an owned store drains on the main thread: there, what other
-        // threads queued is drained now rather than waited for (asked once,
-        // when the store is not idle).
+        // threads queued is drained now rather than waited for. Both that
+        // and the check below are asked once, when the store is not idle: an
+        // idle store runs no drain, on this thread or any other.
         var drainsHere: Bool? = nil
         while true {
             _lock.lock()
             let idle = _guarded.pointee.queue.isIdle
             _lock.unlock()
             if idle { return }
-            if drainsHere == nil { drainsHere = _isOwned && _isOnMainActor(_TrackingContext.current) }
+            if drainsHere == nil {
+                drainsHere = _TrackingContext._withCurrent { context in
+                    _usagePrecondition(
+                        !context.isDraining(ObjectIdentifier(self)),
+                        "FastStore: Store.waitUntilIdle() called from inside the store's own drain (reducer, middleware or subscriber, or another store's drain they started); it would wait for itself"
+                    )
+                    return _isOwned && _isOnMainActor(context)
+                }
+            }
             if drainsHere! { _drainOwnedQueue() } else { _yieldThread() }
         }
     }

@@ -22,10 +22,11 @@ internal final class _ReadRecorder {
     func record<R>(_ body: () throws -> R) rethrows -> R {
         // NB: installed unretained: `self` is alive for this call, and the
         // outer recorder for its own installer's.
-        let context = _TrackingContext.current
-        let outer = context._recorder
-        context._recorder = Unmanaged.passUnretained(self)
-        defer { context._recorder = outer }
-        return try withExtendedLifetime(self) { try body() }
+        try _TrackingContext._withCurrent { context in
+            let outer = context._recorder
+            context._recorder = Unmanaged.passUnretained(self)
+            defer { context._recorder = outer }
+            return try withExtendedLifetime(self) { try body() }
+        }
     }
 }

@@ -169,16 +169,19 @@ internal final class _TrackingContext {
     /// The writes of the step from `old` to `new`, when the drain telling
     /// this thread's subscribers about its publish made exactly that step
     /// and its writes account for it (``_DrainChanges/isChained``): what
-    /// the change log would answer for it, without the lookup.
+    /// the change log would answer for it, without the lookup. Unretained:
+    /// the drain holds them while it tells its subscribers.
     ///
     /// - Complexity: O(1).
     @inlinable
-    static func _deliveredChanges(from old: _RootVersion, to new: _RootVersion) -> _DrainChanges? {
+    static func _deliveredChanges(from old: _RootVersion, to new: _RootVersion) -> Unmanaged<_DrainChanges>? {
         guard let raw = _raw else { return nil }
         return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
-            guard let changes = context._delivering?.takeUnretainedValue(),
-                  changes.isChained, changes.oldRoot == old, changes.newRoot == new, old != new else { return nil }
-            return changes
+            guard let delivering = context._delivering,
+                  delivering._withUnsafeGuaranteedRef({ changes in
+                      changes.isChained && changes.oldRoot == old && changes.newRoot == new && old != new
+                  }) else { return nil }
+            return delivering
         }
     }
 
@@ -210,6 +213,16 @@ internal final class _TrackingContext {
     @inlinable
     static var current: _TrackingContext {
         ifPresent ?? _makeCurrent()
+    }
+
+    /// Calls `body` with the calling thread's context (made on first use),
+    /// unretained: a context lives as long as its thread, so the hot paths
+    /// (a drain, a journal's or a recorder's installation, a dispatch) pay
+    /// no retain and release for it.
+    @inlinable @inline(__always)
+    static func _withCurrent<R>(_ body: (_TrackingContext) throws -> R) rethrows -> R {
+        let raw = _raw ?? Unmanaged.passUnretained(_makeCurrent()).toOpaque()
+        return try Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
     @usableFromInline

@@ -84,11 +84,12 @@ internal final class _WriteJournal {
     func record<R>(_ body: () throws -> R) rethrows -> R {
         // NB: installed unretained: `self` is alive for this call, and the
         // outer journal for its own installer's.
-        let context = _TrackingContext.current
-        let outer = context._journal
-        context._journal = Unmanaged.passUnretained(self)
-        defer { context._journal = outer }
-        return try withExtendedLifetime(self) { try body() }
+        try _TrackingContext._withCurrent { context in
+            let outer = context._journal
+            context._journal = Unmanaged.passUnretained(self)
+            defer { context._journal = outer }
+            return try withExtendedLifetime(self) { try body() }
+        }
     }
 
     /// The writes, in an array of their own (for a drain's changes).
@@ -104,7 +105,15 @@ internal final class _WriteJournal {
     @inlinable
     func _exchangeWrites(_ buffer: inout [(node: NodeID, kind: _WriteKind)]) {
         buffer._removeAllKeepingCapacity()
-        buffer.append(contentsOf: UnsafeBufferPointer(start: _writes, count: _count))
+        // NB: appended one by one: a drain journals a few writes, and
+        // `append(contentsOf:)` of a buffer cost about 150 instructions for
+        // them, where each append costs a capacity check.
+        let count = _count
+        var k = 0
+        while k < count {
+            buffer.append(_writes[k])
+            k &+= 1
+        }
     }
 
     /// Forgets every write, keeping the storage unless a drain grew it past
