@@ -57,7 +57,8 @@ extension _WakeUpHub {
             previous = slot
             guard let entry = entries[slot] else { continue }
             if let consumer = entry.consumer {
-                plan.append(Wake(slot: slot, attachment: entry.attachment, consumer: consumer, wasUnsynced: entry.unsynced))
+                plan.append(Wake(
+                    slot: slot, attachment: entry.attachment, consumer: .passRetained(consumer), wasUnsynced: entry.unsynced))
             } else {
                 // NB: made only when a consumer went: a delivery that
                 // finds none releases no array.
@@ -92,12 +93,14 @@ extension _WakeUpHub {
             #if FASTSTORE_INTERNAL_CHECKS
             if _wakeUpDropped() { continue }
             #endif
-            let anchored = wake.consumer._consumeFromHub(
-                state, hub: hub, from: oldRoot, spans: journaled ? spans : nil)
+            let anchored = wake.consumer._withUnsafeGuaranteedRef {
+                $0._consumeFromHub(state, hub: hub, from: oldRoot, spans: journaled ? spans : nil)
+            }
             if !anchored || wake.wasUnsynced { _settle(wake) }
         }
         // NB: the consumers are let go with no lock held (a consumer's
         // last release runs its callbacks' captures' `deinit`s).
+        for wake in plan { wake.consumer.release() }
         plan._removeAllKeepingCapacity()
         spans._removeAllKeepingCapacity()
     }

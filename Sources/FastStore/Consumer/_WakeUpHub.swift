@@ -60,7 +60,10 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     /// array. Touched under the hub's lock only.
     @usableFromInline
     final class Entry {
-        @usableFromInline weak var consumer: StateConsumer<Root>?
+        // NB: unchecked exclusivity, as every field of an entry: touched
+        // under the hub's lock only (the dynamic check was about 75
+        // instructions of each delivery that woke a consumer).
+        @exclusivity(unchecked) @usableFromInline weak var consumer: StateConsumer<Root>?
         @usableFromInline let attachment: UInt64
         /// The consumer's dependencies, as filed in `index` under its slot.
         @exclusivity(unchecked) @usableFromInline var dependencies: Set<_Dependency> = []
@@ -86,9 +89,14 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     struct Wake {
         @usableFromInline let slot: Int
         @usableFromInline let attachment: UInt64
-        @usableFromInline let consumer: StateConsumer<Root>
+        /// Retained when planned, released once the delivery is over.
+        // NB: unmanaged, so that reading the plan retains nothing: a
+        // consumer is held weakly by its entry, so its object has a side
+        // table, and each retain or release of it takes the runtime's slow
+        // path.
+        @usableFromInline let consumer: Unmanaged<StateConsumer<Root>>
         @usableFromInline let wasUnsynced: Bool
-        @inlinable init(slot: Int, attachment: UInt64, consumer: StateConsumer<Root>, wasUnsynced: Bool) {
+        @inlinable init(slot: Int, attachment: UInt64, consumer: Unmanaged<StateConsumer<Root>>, wasUnsynced: Bool) {
             self.slot = slot
             self.attachment = attachment
             self.consumer = consumer
@@ -104,8 +112,8 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     @usableFromInline let lock = _Lock()
     // Guarded by `lock`:
     @exclusivity(unchecked) @usableFromInline var entries: [Entry?] = []
-    @usableFromInline var deadEntries = 0
-    @usableFromInline var slots: [UInt64: Int] = [:]
+    @exclusivity(unchecked) @usableFromInline var deadEntries = 0
+    @exclusivity(unchecked) @usableFromInline var slots: [UInt64: Int] = [:]
     @exclusivity(unchecked) @usableFromInline var index = _ReaderIndex()
     /// Slots told of every publish (`Entry.isAlways`).
     @exclusivity(unchecked) @usableFromInline var always: Set<Int> = []

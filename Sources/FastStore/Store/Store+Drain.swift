@@ -187,7 +187,9 @@ extension Store {
             // NB: the last other holder (a watcher on another thread)
             // released it: order its reads before this drain's writes.
             atomicMemoryFence(ordering: .acquiring)
-            _owned.pointee.spareChanges = _owned.pointee.recentChanges
+            // NB: moved (a swap with the empty spare), not copied: no retain
+            // and release of the object.
+            swap(&_owned.pointee.spareChanges, &_owned.pointee.recentChanges)
         }
         // NB: a bulk drain's writes (a buffer past 256, which `_reuse` would
         // not keep) are let go now rather than held until the next drain.
