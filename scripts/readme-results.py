@@ -34,7 +34,8 @@ COLUMNS = [
     ("full-copy", "full copy (ReSwiftConsumer)"),
     ("reswift-like", "ReSwift-like"),
     ("observation-lazy", "`@Observable`, lazy list"),
-    ("faststore", "FastStore"),
+    ("faststore", "FastStore `Store`"),
+    ("faststore-main", "FastStore `MainStore`"),
 ]
 
 

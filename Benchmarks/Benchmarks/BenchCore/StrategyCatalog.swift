@@ -22,11 +22,9 @@ public enum StrategyCatalog {
     public static let observation = StrategyInfo(name: "observation", summary: "@Observable classes + withObservationTracking, re-registered after each change; the list screen reads every row")
     public static let observationLazy = StrategyInfo(name: "observation-lazy", summary: "Observation as a lazy List: rows track their own object, the list screen tracks only the list's identity, count and order")
 
-    /// Counted by `fsinstructions` only (not in ``all``: `fsbench`'s threads
-    /// pattern blocks the main thread, where a `MainStore` drains).
-    public static let fastStoreMain = StrategyInfo(name: "faststore-main", summary: "faststore on a MainStore (reduced on the main thread, written in place) instead of a Store; instruction counts only")
+    public static let fastStoreMain = StrategyInfo(name: "faststore-main", summary: "faststore on a MainStore (the store for a UI: reduced on the main thread, written in place; other threads' dispatches queued and drained there) instead of a Store")
 
-    public static let all = [fullCopy, reswiftLike, fullCopyPersistent, fastStore, fastStoreShared, fastStoreLazy, fastStorePlain, observation, observationLazy]
+    public static let all = [fullCopy, reswiftLike, fullCopyPersistent, fastStore, fastStoreMain, fastStoreShared, fastStoreLazy, fastStorePlain, observation, observationLazy]
     public static var names: [String] { all.map(\.name) }
     public static func named(_ name: String) -> StrategyInfo? { all.first { $0.name == name } }
 }

@@ -165,7 +165,9 @@ public enum Driver {
         } else if workload.profile.pattern == .threads {
             let threads = workload.profile.threads
             let perThread = available / threads / burst * burst
-            let result = runThreads(subject, workload, first: next, perThread: perThread, threads: threads, burst: burst, deadline: deadline, meter: meter)
+            let result = runThreads(
+                subject, workload, first: next, perThread: perThread, threads: threads, burst: burst, deadline: deadline,
+                meter: meter, servicingMainQueue: strategy.drainsOnMainThread)
             samples = result.samples
             allocStart = result.allocStart
             allocEnd = result.allocEnd
@@ -235,7 +237,10 @@ public enum Driver {
     /// `threads` threads, each dispatching bursts from its own stripe of the
     /// actions, released together; allocation totals are read around the
     /// whole phase (all threads).
-    static func runThreads(_ subject: any BenchStrategy, _ workload: Workload, first: Int, perThread: Int, threads: Int, burst: Int, deadline: Double, meter: any MemoryMeter) -> ThreadRun {
+    static func runThreads(
+        _ subject: any BenchStrategy, _ workload: Workload, first: Int, perThread: Int, threads: Int, burst: Int, deadline: Double,
+        meter: any MemoryMeter, servicingMainQueue: Bool
+    ) -> ThreadRun {
         let ready = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
         // One preallocated slot per thread: storing into it does not allocate
@@ -260,7 +265,7 @@ public enum Driver {
             clock.withLock { $0 = (start, end, allocStart, allocEnd) }
             coordinator.signal()
         }
-        runOnThreads(threads) { t in
+        let work: @Sendable (Int) -> Void = { t in
             var local: [Double] = []
             local.reserveCapacity(perThread / burst + 1)
             var count = 0
@@ -283,6 +288,23 @@ public enum Driver {
             meter.flushThreadCache()
             finished.leave()
             collected.withLock { $0.0[t] = local; $0.1[t] = count }
+        }
+        if servicingMainQueue {
+            // NB: the store drains on the main thread (this one): the
+            // workers are started and joined from another thread, and
+            // meanwhile this one runs the main run loop, which drains the
+            // main queue, where their dispatches schedule the store's
+            // drains (as an app's main thread does).
+            let joined = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                runOnThreads(threads, work)
+                joined.signal()
+            }
+            while joined.wait(timeout: .now()) == .timedOut {
+                _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+            }
+        } else {
+            runOnThreads(threads, work)
         }
         coordinator.wait()
         let (start, end, allocStart, allocEnd) = clock.withLock { $0 }

@@ -35,8 +35,9 @@ struct JSFrameworkTests {
         ("clear", #"{"kind": "clearEntities", "weight": 1}"#, #"[{"kind": "replaceEntities", "entities": 12}]"#),
     ]
 
+    // NB: on the main actor, where faststore-main's MainStore reduces.
     @Test("After each operation, every strategy's state is the value-state reference's", arguments: operations.map(\.name))
-    func stateAfterEachOperation(name: String) throws {
+    @MainActor func stateAfterEachOperation(name: String) throws {
         let op = try #require(Self.operations.first { $0.name == name })
         let spec = try Self.profile(op.action, setup: op.setup)
         let workload = Workload(profile: spec, entities: spec.entities, maxDispatches: 12, seconds: 1, warmup: 0)

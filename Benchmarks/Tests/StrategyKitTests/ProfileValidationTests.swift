@@ -153,8 +153,9 @@ struct StrategyAgreementTests {
     /// Every strategy on random workloads: the value-comparing ones deliver
     /// the same callbacks kind by kind, Observation at least as many, and
     /// all end with the same state (see `Agreement`).
+    // NB: on the main actor, where faststore-main's MainStore reduces.
     @Test("Strategies agree with full-copy on random workloads")
-    func randomWorkloads() {
+    @MainActor func randomWorkloads() {
         let seed = Workload.seed
         var rng = SplitMix64(seed: seed)
         for index in 0..<25 {

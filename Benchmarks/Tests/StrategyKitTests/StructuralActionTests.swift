@@ -108,8 +108,9 @@ struct StructuralActionTests {
         #expect(!a.precedes(a, by: .done, ascending: true))
     }
 
+    // NB: on the main actor, where faststore-main's MainStore reduces.
     @Test("Every strategy follows the removal rule and agrees with full-copy")
-    func removalRule() throws {
+    @MainActor func removalRule() throws {
         let workload = try removalWorkload()
         let rule = Agreement.removalRule(workload, actions: workload.actions[...])
         #expect(rule.callbacks > 0)

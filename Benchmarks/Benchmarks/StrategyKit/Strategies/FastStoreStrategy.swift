@@ -288,10 +288,13 @@ public final class FastStoreSharedStrategy: ForwardingStrategy, @unchecked Senda
 /// FastStore on a `MainStore`: the same state, consumers (one per screen)
 /// and callbacks as ``FastStoreStrategy``, on the store a UI uses, which
 /// reduces on the main thread and writes in place. Driven from the main
-/// thread only (``Strategies/mainThreadOnly``).
+/// thread: in the threads pattern the other threads' dispatches are queued
+/// and drained on the main thread, which the harness keeps servicing the
+/// main queue (``BenchStrategy/drainsOnMainThread``).
 public final class FastStoreMainStrategy: ForwardingStrategy, @unchecked Sendable {
     public static let name = StrategyCatalog.fastStoreMain.name
     public static let summary = StrategyCatalog.fastStoreMain.summary
+    public static var drainsOnMainThread: Bool { true }
 
     public static func make(_ workload: Workload) -> any BenchStrategy {
         workload.idsArePositions

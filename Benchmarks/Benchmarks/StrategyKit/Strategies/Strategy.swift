@@ -21,6 +21,10 @@ public protocol BenchStrategy: AnyObject, Sendable {
     /// A strategy may pick its state's shape for the workload (see
     /// ``Workload/idsArePositions``); the default is `Self(workload:)`.
     static func make(_ workload: Workload) -> any BenchStrategy
+    /// Whether the strategy's store drains on the main thread, where the
+    /// harness must then service the main queue while other threads
+    /// dispatch (the threads pattern).
+    static var drainsOnMainThread: Bool { get }
 
     /// Builds the store and the initial state of `workload`, no consumers.
     init(workload: Workload)
@@ -39,6 +43,7 @@ public protocol BenchStrategy: AnyObject, Sendable {
 
 extension BenchStrategy {
     public static var comparesValues: Bool { true }
+    public static var drainsOnMainThread: Bool { false }
     public static func make(_ workload: Workload) -> any BenchStrategy { Self(workload: workload) }
     public func waitUntilIdle() {}
     /// Consumer callbacks delivered so far, and a checksum of the values delivered.
@@ -132,17 +137,12 @@ public final class Sink: @unchecked Sendable {
 /// The strategies this build knows, by name.
 public enum Strategies {
     public static let all: [any BenchStrategy.Type] = {
-        [FullCopyStrategy.self, ReSwiftLikeStrategy.self, FullCopyPersistentStrategy.self, FastStoreStrategy.self, FastStoreSharedStrategy.self, FastStoreLazyStrategy.self, FastStorePlainStrategy.self, ObservationStrategy.self, ObservationLazyStrategy.self]
+        [FullCopyStrategy.self, ReSwiftLikeStrategy.self, FullCopyPersistentStrategy.self, FastStoreStrategy.self, FastStoreMainStrategy.self, FastStoreSharedStrategy.self, FastStoreLazyStrategy.self, FastStorePlainStrategy.self, ObservationStrategy.self, ObservationLazyStrategy.self]
     }()
 
     public static var names: [String] { all.map { $0.name } }
 
-    /// Strategies driven from the main thread only, where their
-    /// `MainStore` drains: `fsinstructions` counts them; `fsbench` does not
-    /// run them (its threads pattern blocks the main thread).
-    public static let mainThreadOnly: [any BenchStrategy.Type] = [FastStoreMainStrategy.self]
-
     public static func named(_ name: String) -> (any BenchStrategy.Type)? {
-        all.first { $0.name == name } ?? mainThreadOnly.first { $0.name == name }
+        all.first { $0.name == name }
     }
 }
