@@ -89,7 +89,14 @@ extension _WakeUpHub {
             spans.append(drained.takeUnretainedValue())
         }
         let hub = ObjectIdentifier(self)
-        for wake in plan {
+        // NB: the plan is moved out for the loop (a swap, no copy): a
+        // delivery nested in a consumer's callback (none can be today: a
+        // hub is delivered by its store's drain, which queues the
+        // dispatches made inside it) would plan into an empty array and
+        // release only its own wakes, not the ones this loop still calls.
+        var wakes: [Wake] = []
+        swap(&wakes, &plan)
+        for wake in wakes {
             #if FASTSTORE_INTERNAL_CHECKS
             if _wakeUpDropped() { continue }
             #endif
@@ -100,8 +107,9 @@ extension _WakeUpHub {
         }
         // NB: the consumers are let go with no lock held (a consumer's
         // last release runs its callbacks' captures' `deinit`s).
-        for wake in plan { wake.consumer.release() }
-        plan._removeAllKeepingCapacity()
+        for wake in wakes { wake.consumer.release() }
+        wakes._removeAllKeepingCapacity()
+        swap(&wakes, &plan)
         spans._removeAllKeepingCapacity()
     }
 }

@@ -61,8 +61,11 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     @usableFromInline
     final class Entry {
         // NB: unchecked exclusivity, as every field of an entry: touched
-        // under the hub's lock only (the dynamic check was about 75
-        // instructions of each delivery that woke a consumer).
+        // under the hub's lock (the dynamic check was about 75
+        // instructions of each delivery that woke a consumer), except
+        // `detach`'s read of an entry it already removed, which no other
+        // thread reaches; the weak reference is never written after
+        // `init`.
         @exclusivity(unchecked) @usableFromInline weak var consumer: StateConsumer<Root>?
         @usableFromInline let attachment: UInt64
         /// The consumer's dependencies, as filed in `index` under its slot.

@@ -48,6 +48,8 @@ internal typealias _RootVersion = _TrackingIdentity
 
 extension _TrackingIdentity {
     /// How the root identity of a `State` is read (see ``reader(for:)``).
+    /// Read in place (``read(_:layout:)``), a box or a list needs no copy
+    /// of the state: a drain reads its working copy's root so.
     @usableFromInline
     enum _Layout {
         /// A `Versioned` root (the usual case): one box reference, its
@@ -61,9 +63,6 @@ extension _TrackingIdentity {
         /// instructions per list selection evaluated).
         case list
         /// Any other ``VersionedValue``: through `_trackingIdentity`.
-    ///
-    /// Read in place (``read(_:)``), the first two need no copy of the
-    /// state: a drain reads its working copy's root so.
         case generic(any VersionedValue.Type)
     }
 

@@ -224,6 +224,41 @@ struct IdentityIndexModelTests {
         #expect(duplicate == ClusteredKey(x: 150))
     }
 
+    /// The bulk build's duplicate check against a `Set`, on seeded random
+    /// ids, some of them repeated: plain `Int`s, ids whose hashes come in
+    /// groups of four (equal hashes, different ids, in one leaf's slot
+    /// chain) and groups of a hundred sharing a hash (leaves past the last
+    /// level, compared pairwise).
+    @Test(arguments: [UInt64(31), 32, 33])
+    func bulkBuildFindsADuplicateExactlyWhenASetDoes(seed: UInt64) {
+        var rng = SeededGenerator.fromEnvironment(fallback: seed)
+        let seed = rng.seed
+        func check<K: Hashable>(_ ids: [K], _ context: String) {
+            var duplicate: K? = nil
+            let built = _IdentityIndex<K>.build(count: ids.count, duplicate: &duplicate) {
+                _IdentityEntry(id: ids[$0], label: UInt64($0))
+            }
+            let repeated = Set(ids).count != ids.count
+            #expect((built == nil) == repeated, "seed \(seed) \(context): built \(built != nil), a repeat \(repeated)")
+            if let duplicate {
+                #expect(ids.filter { $0 == duplicate }.count >= 2, "seed \(seed) \(context): \(duplicate) is not repeated")
+            } else {
+                #expect(!repeated, "seed \(seed) \(context): no duplicate named")
+            }
+        }
+        for round in 0 ..< 40 {
+            let count = Int.random(in: 2 ... 4_000, using: &rng)
+            var xs = Array(0 ..< count).shuffled(using: &rng)
+            if Bool.random(using: &rng) {
+                let twin = xs[Int.random(in: 0 ..< count, using: &rng)]
+                xs.insert(twin, at: Int.random(in: 0 ... count, using: &rng))
+            }
+            check(xs.map { $0 &* 7_919 }, "round \(round), Int ids")
+            check(xs.map { FixedHashKey(x: $0, hash: $0 >> 2) }, "round \(round), hashes in fours")
+            if count <= 1_000 { check(xs.map { ClusteredKey(x: $0) }, "round \(round), hashes in hundreds") }
+        }
+    }
+
     @Test func aWriteOfASharedIndexCopiesOnlyItsPath() {
         var index = _IdentityIndex<Int>()
         for k in 0 ..< 20_000 { index.setLabel(UInt64(k), for: k) }

@@ -103,7 +103,7 @@ internal struct _IdentityIndexBuilder<ID: Hashable> {
         _ lo: Int, _ hi: Int, shift: Int, source: UnsafeMutablePointer<Item>, other: UnsafeMutablePointer<Item>
     ) -> _IdentityNode<ID> {
         if hi &- lo <= _IdentityIndex<ID>.leafCapacity || shift > _IdentityIndex<ID>.lastBranchShift {
-            return leaf(lo, hi, source)
+            return leaf(lo, hi, source, shift: shift)
         }
         // NB: a counting sort of the range by the 5 bits at `shift`, from
         // `source` into `other`.
@@ -135,21 +135,16 @@ internal struct _IdentityIndexBuilder<ID: Hashable> {
         return branch
     }
 
-    /// A leaf of the items `source[lo ..< hi]`, moved out, after a check for
-    /// duplicate ids: equal ids have equal hashes, so each pair of the
-    /// range's items with one hash compares its ids.
-    ///
-    /// NB: pairs of hashes compared in place (a leaf holds at most 64 ids
-    /// unless their hashes collide in full, where lookups scan them all
-    /// too), where sorting the range by hash first cost more.
+    /// A leaf of the items `source[lo ..< hi]` (which share the hash bits
+    /// below `shift`), moved out, after a check for duplicate ids: equal
+    /// ids have equal hashes.
     @inlinable
-    mutating func leaf(_ lo: Int, _ hi: Int, _ source: UnsafeMutablePointer<Item>) -> _IdentityLeaf<ID> {
+    mutating func leaf(_ lo: Int, _ hi: Int, _ source: UnsafeMutablePointer<Item>, shift: Int) -> _IdentityLeaf<ID> {
         if hi &- lo > 1 {
-            for k in lo &+ 1 ..< hi {
-                let hash = source[k].hash
-                for j in lo ..< k where source[j].hash == hash && source[j].entry.id == source[k].entry.id {
-                    if duplicate == nil { duplicate = source[k].entry.id }
-                }
+            if hi &- lo <= Int(Int8.max) && shift <= 64 &- Self.slotBits {
+                _checkDuplicatesBySlot(lo, hi, source, shift: shift)
+            } else {
+                _checkDuplicatesPairwise(lo, hi, source)
             }
         }
         let n = hi &- lo
@@ -158,5 +153,63 @@ internal struct _IdentityIndexBuilder<ID: Hashable> {
             initialized = n
         }
         return _IdentityLeaf(entries: entries)
+    }
+
+    /// The hash bits that pick a slot in ``_checkDuplicatesBySlot``.
+    @inlinable static var slotBits: Int { 7 }
+
+    /// Finds a duplicate among the items `source[lo ..< hi]` (at most 127)
+    /// through a chained table of 128 slots on the 7 hash bits from
+    /// `shift` (bits the items do not share): each item is compared with
+    /// the earlier items of its slot only.
+    ///
+    /// NB: comparing every pair (``_checkDuplicatesPairwise``) cost about
+    /// n²/2 hash comparisons per leaf, 465 for the 31 items a leaf of a
+    /// 1,000,000-item build holds on average: a tenth of the build.
+    ///
+    /// - Complexity: O(n) expected.
+    @inlinable
+    mutating func _checkDuplicatesBySlot(_ lo: Int, _ hi: Int, _ source: UnsafeMutablePointer<Item>, shift: Int) {
+        let n = hi &- lo
+        let mask = UInt64(1 &<< Self.slotBits) &- 1
+        let s = UInt64(shift)
+        let found: ID? = withUnsafeTemporaryAllocation(of: Int8.self, capacity: (1 &<< Self.slotBits) &+ n) { buffer in
+            let heads = buffer.baseAddress.unsafelyUnwrapped
+            let next = heads + (1 &<< Self.slotBits)
+            heads.initialize(repeating: -1, count: 1 &<< Self.slotBits)
+            var found: ID? = nil
+            for k in 0 ..< n {
+                let item = source + (lo &+ k)
+                let hash = item.pointee.hash
+                let slot = Int((hash &>> s) & mask)
+                var j = Int(heads[slot])
+                while j >= 0 {
+                    let other = source + (lo &+ j)
+                    if found == nil && other.pointee.hash == hash && other.pointee.entry.id == item.pointee.entry.id {
+                        found = item.pointee.entry.id
+                    }
+                    j = Int(next[j])
+                }
+                next[k] = heads[slot]
+                heads[slot] = Int8(truncatingIfNeeded: k)
+            }
+            return found
+        }
+        if duplicate == nil, let found { duplicate = found }
+    }
+
+    /// Finds a duplicate among the items `source[lo ..< hi]` by comparing
+    /// the ids of every pair with equal hashes: for a leaf past the last
+    /// branch level (hashes used up) or of more than 127 items.
+    ///
+    /// - Complexity: O(n²).
+    @inlinable
+    mutating func _checkDuplicatesPairwise(_ lo: Int, _ hi: Int, _ source: UnsafeMutablePointer<Item>) {
+        for k in lo &+ 1 ..< hi {
+            let hash = source[k].hash
+            for j in lo ..< k where source[j].hash == hash && source[j].entry.id == source[k].entry.id {
+                if duplicate == nil { duplicate = source[k].entry.id }
+            }
+        }
     }
 }
