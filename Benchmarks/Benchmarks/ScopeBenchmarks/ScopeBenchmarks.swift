@@ -171,10 +171,19 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     for scopes in [10, 1_000] {
+        // NB: at 1,000 scopes a sample is one dispatch (`.one`), and the p90
+        // of its allocations moved between 3 and 6 across fresh-clone runs
+        // of code whose dispatch path for this fixture had not changed (a
+        // plain subscriber: no hub, no log): the suites' 5 % cannot hold a
+        // count that small and that grainy, so this row's band is 60 % of
+        // its recorded 6 (2.4 to 9.6).
+        let thresholds = scopes >= 1_000
+            ? [BenchmarkMetric.mallocCountTotal: BenchmarkThresholds(relative: [.p90: 60.0])] : allocationCountGate
         Benchmark("Scope.Rederive.N100000.scopes\(scopes)",
                   configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput],
                                        warmupIterations: 2, scalingFactor: scopes >= 1_000 ? .one : .kilo,
-                                       maxDuration: .seconds(1), maxIterations: 10_000)) { benchmark in
+                                       maxDuration: .seconds(1), maxIterations: 10_000,
+                                       thresholds: thresholds)) { benchmark in
             let fixture = Fixtures.shared.get("rederive.\(scopes)") { RederivingFixture(scopes: scopes) }
             let before = fixture.delivered
             benchmark.startMeasurement()
