@@ -53,19 +53,30 @@ extension PersistentState {
     }
 }
 
-/// The state a file's contents hold: its snapshot decoded as `S`, then each
-/// patch of its log applied.
+/// The state a file's contents hold: its snapshot decoded as `S`, then the
+/// patches of its log applied.
 ///
-/// - Complexity: O(the snapshot's size + the log's patches).
+/// The patches are applied as one (``StatePatch/compose(_:)``: one walk
+/// per run of operations on unrelated paths, not one per patch). When that
+/// throws, they are applied again one at a time, to name the batch whose
+/// patch does not apply.
+///
+/// - Complexity: O(the snapshot's size + the log's operations × log n).
 func _replay<S: Codable>(_ type: S.Type, _ contents: _StateDatabase.Contents, path: String) throws(PersistentStateError) -> S {
-    var state = try _decodeState(S.self, contents.snapshot, path: path)
+    let snapshot = try _decodeState(S.self, contents.snapshot, path: path)
+    var patches: [StatePatch<S>] = []
+    patches.reserveCapacity(contents.log.count)
     for entry in contents.log {
-        let patch: StatePatch<S>
         do {
-            patch = try JSONDecoder().decode(StatePatch<S>.self, from: entry.patch)
+            patches.append(try _StateCoding.decode(StatePatch<S>.self, from: entry.patch))
         } catch {
             throw .damaged(path: path, table: "faststore_log", row: entry.row, reason: "the patch of batch \(entry.sequence) does not decode: \(error)")
         }
+    }
+    guard !patches.isEmpty else { return snapshot }
+    if let state = try? StatePatch.compose(patches).apply(to: snapshot) { return state }
+    var state = snapshot
+    for (entry, patch) in zip(contents.log, patches) {
         do {
             state = try patch.apply(to: state)
         } catch let error as PatchError {
@@ -74,13 +85,16 @@ func _replay<S: Codable>(_ type: S.Type, _ contents: _StateDatabase.Contents, pa
             throw .damaged(path: path, table: "faststore_log", row: entry.row, reason: "the patch of batch \(entry.sequence) does not apply: \(error)")
         }
     }
+    // NB: reached only if the patches apply one at a time but not as one
+    // (a fault of the composition, not of the file): the state is theirs.
     return state
 }
 
-/// A snapshot decoded as `S`, a decoding error named by its coding path.
+/// A snapshot decoded as `S` (binary or JSON, ``_StateCoding``), a
+/// decoding error named by its coding path.
 func _decodeState<S: Decodable>(_ type: S.Type, _ data: Data, path: String) throws(PersistentStateError) -> S {
     do {
-        return try JSONDecoder().decode(S.self, from: data)
+        return try _StateCoding.decode(S.self, from: data)
     } catch let error as DecodingError {
         let (codingPath, reason) = _describe(error)
         throw .stateDoesNotDecode(path: path, codingPath: codingPath, reason: reason)

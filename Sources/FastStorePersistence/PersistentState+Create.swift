@@ -66,7 +66,7 @@ extension PersistentState {
     ) throws(PersistentStateError) -> (_FileLock, _Opened)? {
         let snapshot: Data
         do {
-            snapshot = try JSONEncoder().encode(initial)
+            snapshot = try _StateCoding.encode(initial)
         } catch {
             throw .saveFailed(path: path, reason: "the initial state does not encode: \(error)")
         }

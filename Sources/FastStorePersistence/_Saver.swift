@@ -38,7 +38,6 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     /// The store's generation of `lastSaved` (`nil` until a store's state
     /// was written).
     private var lastSavedGeneration: UInt64?
-    private let encoder = JSONEncoder()
 
     init(database: _StateDatabase, saved: State, sequence: Int64, logged: Int, historyInFile: Bool, options: PersistenceOptions) {
         self.database = database
@@ -47,7 +46,6 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
         self.sequence = sequence
         self.machine = _SaveMachine(durability: options.durability, retryDelay: options.retryDelay,
                                     compactAfter: options.compactAfter, logged: logged, historyInFile: historyInFile)
-        encoder.outputFormatting = [.sortedKeys]
     }
 
     func start() {
@@ -235,7 +233,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
             plan = condition.withLock { machine.plan(patchIsEmpty: patch.isEmpty, generation: offered.generation) }
             switch plan {
             case .appendPatch:
-                let data = try encoder.encode(patch)
+                let data = _StateCoding.encode(patch)
                 try database.append(sequence: sequence + 1, patch: data)
                 sequence += 1
             case .deleteHistoryRow:
@@ -257,7 +255,7 @@ final class _Saver<State: Codable & Sendable>: @unchecked Sendable {
     /// it. Whether it succeeded: a failure is not reported (see
     /// ``_SaveMachine/compacted(_:)``).
     private func compact() -> Bool {
-        guard let snapshot = try? encoder.encode(lastSaved) else { return false }
+        guard let snapshot = try? _StateCoding.encode(lastSaved) else { return false }
         do {
             try database.compact(sequence: sequence, snapshot: snapshot)
             return true

@@ -29,7 +29,12 @@ import GRDB
 /// read-write connection is opened on a new file, or an existing one once
 /// its inspection accepted it.
 struct _StateDatabase {
-    static let format = "1"
+    /// The format this version writes: `2`, whose blobs may be binary
+    /// (``_StateCoding``). Format `1` (every blob JSON) is read, and
+    /// upgraded when opened (``upgradeFormat(sequence:snapshot:)``).
+    static let format = "2"
+    /// The formats this version reads.
+    static let readableFormats: Set<String> = ["1", "2"]
     /// Sequence numbers a file may hold: a save counts on from them by one
     /// per batch, and a larger one (only damage makes it) would overflow.
     static let sequenceLimit: Int64 = 1 << 62
@@ -42,6 +47,8 @@ struct _StateDatabase {
 
     /// What an existing file holds, read at open.
     struct Contents {
+        /// The file's format (one of ``readableFormats``).
+        var format: String
         var snapshotSequence: Int64
         var snapshot: Data
         var version: Int
@@ -140,7 +147,8 @@ struct _StateDatabase {
     }
 
     /// Rewrites a migrated file in one transaction: the snapshot (the state
-    /// after batch `sequence`, converted), an empty log, the new version.
+    /// after batch `sequence`, converted), an empty log, the new version,
+    /// this version's format.
     func replace(sequence: Int64, snapshot: Data, version: Int) throws(PersistentStateError) {
         do {
             try queue.write { db in
@@ -150,6 +158,26 @@ struct _StateDatabase {
                 // NB: the history's patches are of the old type.
                 try db.execute(sql: "DELETE FROM faststore_history")
                 try db.execute(sql: "UPDATE faststore_meta SET value = ? WHERE key = 'version'", arguments: [String(version)])
+                try db.execute(sql: "UPDATE faststore_meta SET value = ? WHERE key = 'format'", arguments: [Self.format])
+            }
+        } catch {
+            throw .saveFailed(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// Upgrades a file of format `1` to this version's, in one transaction:
+    /// the format, and (when given) the snapshot rewritten, the state after
+    /// batch `sequence` (the log's last), with an empty log. The saved
+    /// history stays: it goes with the same state, and is JSON in both.
+    func upgradeFormat(sequence: Int64, snapshot: Data?) throws(PersistentStateError) {
+        do {
+            try queue.write { db in
+                if let snapshot {
+                    try db.execute(sql: "UPDATE faststore_snapshot SET sequence = ?, state = ?, checksum = ? WHERE id = 1",
+                                   arguments: [sequence, snapshot, _Checksum.of(snapshot)])
+                    try db.execute(sql: "DELETE FROM faststore_log")
+                }
+                try db.execute(sql: "UPDATE faststore_meta SET value = ? WHERE key = 'format'", arguments: [Self.format])
             }
         } catch {
             throw .saveFailed(path: path, reason: Self.reason(error))

@@ -73,8 +73,9 @@ struct _StateInspection {
                     let value = try place.text(row, 2, "value of '\(key)'")
                     guard meta.updateValue(value, forKey: key) == nil else { throw place.damage("the key '\(key)' is there twice") }
                 }
-                guard meta["format"] == _StateDatabase.format else {
-                    throw _Refusal.notAStateFile("its format is \(meta["format"].map { "'\($0)'" } ?? "missing"), this version reads '\(_StateDatabase.format)'")
+                guard let format = meta["format"], _StateDatabase.readableFormats.contains(format) else {
+                    let readable = _StateDatabase.readableFormats.sorted().map { "'\($0)'" }.joined(separator: " and ")
+                    throw _Refusal.notAStateFile("its format is \(meta["format"].map { "'\($0)'" } ?? "missing"), this version reads \(readable)")
                 }
                 guard let versionText = meta["version"] else {
                     throw _Refusal.notAStateFile("it has no state version")
@@ -136,7 +137,7 @@ struct _StateInspection {
                         history = (saved, entries)
                     }
                 }
-                return _StateDatabase.Contents(snapshotSequence: sequence, snapshot: state, version: version, log: log, history: history)
+                return _StateDatabase.Contents(format: format, snapshotSequence: sequence, snapshot: state, version: version, log: log, history: history)
             }
         } catch let refusal as _Refusal {
             switch refusal {

@@ -181,8 +181,13 @@ typealias S = CrashModel.State
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
                 let patch = try Data.fetchOne(db, sql: "SELECT patch FROM faststore_log WHERE sequence = 1")!
-                let edited = Data(String(decoding: patch, as: UTF8.self).replacingOccurrences(of: "\"o\":false", with: "\"o\":true").utf8)
-                #expect(edited != patch)
+                // NB: the patch is binary (the mark 0xFA 0x01, then a `set` at
+                // `rows[id: 3].done` whose old and new values follow the
+                // field's name: `false`, 2, and `true`, 3).
+                var edited = patch
+                #expect(Array(patch.prefix(2)) == [0xFA, 0x01])
+                let done = try #require(patch.range(of: Data("done".utf8) + Data([2, 3])), "\(Array(patch))")
+                edited[done.upperBound - 2] = 3
                 var hash: UInt64 = 0xcbf2_9ce4_8422_2325
                 for byte in edited { hash ^= UInt64(byte); hash &*= 0x0000_0100_0000_01b3 }
                 try db.execute(sql: "UPDATE faststore_log SET patch = ?, checksum = ? WHERE sequence = 1", arguments: [edited, Int64(bitPattern: hash)])
