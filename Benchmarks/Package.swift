@@ -260,6 +260,7 @@ let suiteTargets: [Target] = [
             .product(name: "FastStore", package: "FastStore"),
             .product(name: "FastStorePersistence", package: "FastStore"),
             .product(name: "Benchmark", package: "benchmark"),
+            .product(name: "GRDB", package: "GRDB.swift"),
             "SuiteSupport",
         ],
         path: "Benchmarks/PersistenceBenchmarks",
@@ -292,6 +293,9 @@ let package = Package(
     ] + (runnerOnly ? [] : [
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // GRDB reading the same todos as rows, beside a persisted open
+        // (PersistenceBenchmarks): the version FastStorePersistence uses.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ]),
     targets: runnerTargets + (runnerOnly ? [] : suiteTargets),
     swiftLanguageModes: [.v6]

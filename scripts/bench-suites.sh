@@ -18,9 +18,9 @@
 # Dictionary.*, TreeDictionary.*: not FastStore's code, and the standard
 # Dictionary's count moves with its hashing), and the one-sample memory
 # benchmarks (*RetainedBytes*, *PerAction, *BytesWritten*, *foldBytesPerElement*), whose allocation
-# count is their fixture's set-up; and `Persistence.dispatch.{on,grouped,onOverOff,groupedOverOff}.*`, where
+# count is their fixture's set-up; `Persistence.dispatch.{on,grouped,onOverOff,groupedOverOff}.*`, where
 # the saver thread's allocations land in whichever dispatch runs beside
-# them. PersistenceBenchmarks runs at 1,000 items here (PERSIST_SIZES): its
+# them; and `Persistence.openOverGRDB.*`, a one-sample ratio. PersistenceBenchmarks runs at 1,000 items here (PERSIST_SIZES): its
 # 1,000,000-item fixtures take minutes to build. The tolerance (5 % of the p90) is
 # `allocationCountGate`, Benchmarks/Benchmarks/SuiteSupport. A few minutes
 # once built.
@@ -54,7 +54,7 @@ export SWIFT_DETERMINISTIC_HASHING=1 PERSIST_SIZES=1000
 # NB: --target keeps package-benchmark away from the package's other
 # executables (fsbench, fsinstructions...), which it would run as suites.
 args=(--metric mallocCountTotal --no-progress --path "$dir" --target "${target:-.*Benchmarks}"
-      --skip '(Array|Dictionary|TreeDictionary)\..*|.*RetainedBytes.*|.*PerAction.*|.*BytesWritten.*|.*foldBytesPerElement.*|Persistence\.dispatch\.(on|grouped|onOverOff|groupedOverOff)\..*')
+      --skip '(Array|Dictionary|TreeDictionary)\..*|.*RetainedBytes.*|.*PerAction.*|.*BytesWritten.*|.*foldBytesPerElement.*|Persistence\.dispatch\.(on|grouped|onOverOff|groupedOverOff)\..*|Persistence\.openOverGRDB\..*')
 
 started=$(date +%s)
 if [ "$mode" = update ]; then

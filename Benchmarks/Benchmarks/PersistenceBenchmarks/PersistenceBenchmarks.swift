@@ -2,6 +2,7 @@ import Benchmark
 @_spi(Testing) import FastStore
 import FastStorePersistence
 import Foundation
+import GRDB
 import SuiteSupport
 
 // Saving a store's state with FastStorePersistence, on the README's todo
@@ -41,7 +42,16 @@ import SuiteSupport
 //   writes per action.
 // - `Persistence.open.N<n>.patches<p>`: opening a file holding a snapshot of
 //   N items and p patches (p = 10,000 at N = 1,000,000; `PERSIST_PATCHES`).
-//   Goal at 1,000,000 items and 10,000 patches: at most 1 s.
+//   Goal: at most 1.2x `grdbRows` (below) at 1,000,000 and at 100,000 items.
+// - `Persistence.grdbRows.N<n>`: the same todos as rows of a table
+//   (`id`, `title`, `done`) of a SQLite file, read by GRDB: the file
+//   opened, `Todo.fetchAll` (GRDB's `Decodable` record decoding) and the
+//   `IdentifiedList` built from the array: what an app that keeps its
+//   todos as rows spends at launch for the same list.
+// - `Persistence.openOverGRDB.N<n>.patches<p>`: the goal's ratio in one
+//   run: an open of the logged file and a `grdbRows` read in alternating
+//   rounds (which goes first alternates too), the median of (open time) /
+//   (read time), in thousandths.
 // - `Persistence.openParts.N<n>.decodeSnapshot` and `.buildList`: two parts
 //   of an open, alone: `JSONDecoder` decoding the snapshot's JSON as the
 //   state, and `IdentifiedList(_:)` building the list from an array of the
@@ -66,6 +76,10 @@ struct Todo: Codable, Identifiable, Equatable, Sendable {
     let id: Int
     var title: String
     var done = false
+}
+
+extension Todo: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "todo"
 }
 
 struct AppState: Codable, Sendable {
@@ -178,6 +192,29 @@ func makeLoggedFile(n: Int, patches: Int, in folder: URL) -> String {
     }
     try! file.close()
     return path
+}
+
+/// A SQLite file holding `n` todos as rows of the table `todo`, as
+/// `makeState(n)` holds them.
+func makeRowsFile(n: Int, in folder: URL) -> String {
+    let path = folder.appendingPathComponent("rows.sqlite").path
+    let queue = try! DatabaseQueue(path: path)
+    try! queue.write { db in
+        try db.execute(sql: "CREATE TABLE todo (id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
+        let insert = try db.makeStatement(sql: "INSERT INTO todo (id, title, done) VALUES (?, ?, ?)")
+        for i in 0..<n { try insert.execute(arguments: [i, "todo \(i) ..................", false]) }
+    }
+    try! queue.close()
+    return path
+}
+
+/// The todos of a ``makeRowsFile(n:in:)`` file, read by GRDB into an
+/// `IdentifiedList`.
+func readRows(_ path: String) -> IdentifiedList<Todo> {
+    let queue = try! DatabaseQueue(path: path)
+    let todos = try! queue.read { db in try Todo.fetchAll(db) }
+    try! queue.close()
+    return IdentifiedList(todos)
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -387,6 +424,46 @@ let benchmarks: @Sendable () -> Void = {
                 precondition(file.state.todos.count == n)
                 try! file.close()
             }
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        Benchmark("Persistence.grdbRows.N\(n)",
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1, maxIterations: n >= 1_000_000 ? 5 : 50)) { benchmark in
+            let folder = scratchFolder("rows")
+            let path = makeRowsFile(n: n, in: folder)
+            for _ in benchmark.scaledIterations {
+                benchmark.startMeasurement()
+                let list = readRows(path)
+                benchmark.stopMeasurement()
+                precondition(list.count == n)
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        let openPerMille = BenchmarkMetric.custom("openOverGRDBPerMille", polarity: .prefersSmaller, useScalingFactor: false)
+        Benchmark("Persistence.openOverGRDB.N\(n).patches\(patches)",
+                  configuration: .init(metrics: [openPerMille], warmupIterations: 0, maxIterations: 1, thresholds: nil)) { benchmark in
+            let folder = scratchFolder("openOverGRDB")
+            let logged = makeLoggedFile(n: n, patches: patches, in: folder)
+            let rows = makeRowsFile(n: n, in: folder)
+            let clock = ContinuousClock()
+            func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+            func open() -> Duration {
+                clock.measure {
+                    let file = try! PersistentState(path: logged, initial: makeState(0))
+                    precondition(file.state.todos.count == n)
+                    try! file.close()
+                }
+            }
+            func read() -> Duration { clock.measure { precondition(readRows(rows).count == n) } }
+            _ = (open(), read())  // warm-up
+            var ratios: [Double] = []
+            for k in 0..<(n >= 1_000_000 ? 7 : n >= 100_000 ? 21 : 61) {
+                let (o, r) = k % 2 == 0 ? (open(), read()) : { let r = read(); return (open(), r) }()
+                ratios.append(seconds(o) / seconds(r))
+            }
+            ratios.sort()
+            benchmark.measurement(openPerMille, Int((ratios[ratios.count / 2] * 1_000).rounded()))
             try? FileManager.default.removeItem(at: folder)
         }
     }

@@ -9,20 +9,19 @@
 // bytes that are not a value throw `DecodingError.dataCorrupted` naming
 // the coding path and the byte, never trap.
 
-/// The bytes being decoded, owned (a copy), so that a decoder a value
-/// kept stays valid.
+/// The bytes being decoded, lent for the decoding only: once it ends they
+/// are withdrawn (`withdraw()`), so that a decoder a value kept reads no
+/// bytes (it throws as at their end) rather than memory no longer lent.
 internal final class _BinaryInput {
-    private let storage: UnsafeMutableRawPointer
-    let buffer: UnsafeRawBufferPointer
+    private(set) var buffer: UnsafeRawBufferPointer
 
-    init(copying bytes: UnsafeRawBufferPointer) {
-        storage = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
-        if let source = bytes.baseAddress, bytes.count > 0 { storage.copyMemory(from: source, byteCount: bytes.count) }
-        buffer = UnsafeRawBufferPointer(start: storage, count: bytes.count)
+    init(lending bytes: UnsafeRawBufferPointer) {
+        buffer = bytes
     }
 
-    deinit { storage.deallocate() }
+    func withdraw() { buffer = UnsafeRawBufferPointer(start: nil, count: 0) }
 
+    @inline(__always)
     func reader(at position: Int) -> _ValueBytes.Reader { _ValueBytes.Reader(buffer, position: position) }
 }
 
@@ -31,13 +30,33 @@ internal enum _BinaryDecoding {
     ///
     /// - Complexity: O(size of the value).
     static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-        let input = _BinaryInput(copying: bytes)
-        let (value, end) = try _ValueDecoder.decode(T.self, input: input, at: 0, depth: 0, path: .root)
+        let input = _BinaryInput(lending: bytes)
+        defer { input.withdraw() }
+        var end = 0
+        let value = try _ValueDecoder.decode(T.self, input: input, at: 0, end: &end, depth: 0, path: .root)
         guard end == bytes.count else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [], debugDescription: "\(bytes.count - end) bytes after the value, at byte \(end)"))
         }
         return value
+    }
+}
+
+/// Where a value stands: its parent's decoder, and its key or position
+/// there. The coding path is built from it only when asked for (an error,
+/// a value's `codingPath`), so that decoding a value allocates no path.
+internal struct _DecodingPath {
+    let parent: _ValueDecoder?
+    let key: (any CodingKey)?
+    /// The position in an unkeyed container, or -1.
+    let index: Int
+
+    static var root: _DecodingPath { _DecodingPath(parent: nil, key: nil, index: -1) }
+
+    var codingPath: [any CodingKey] {
+        var path = parent?.codingPath ?? []
+        if let key { path.append(key) } else if index >= 0 { path.append(_AnyCodingKey(intValue: index)) }
+        return path
     }
 }
 
@@ -47,7 +66,7 @@ internal final class _ValueDecoder: Decoder {
     /// Where the value's tag is.
     let start: Int
     let depth: Int
-    let pathNode: _CodingPathNode
+    let path: _DecodingPath
 
     // An object's fields: where they start, how many, and the next one in
     // written order (`cursorPosition` its key).
@@ -62,63 +81,69 @@ internal final class _ValueDecoder: Decoder {
     /// Where the value ends, once known.
     private var knownEnd: Int?
 
-    init(input: _BinaryInput, start: Int, depth: Int, path: _CodingPathNode) {
+    init(input: _BinaryInput, start: Int, depth: Int, path: _DecodingPath) {
         self.input = input
         self.start = start
         self.depth = depth
-        self.pathNode = path
+        self.path = path
     }
 
-    var codingPath: [any CodingKey] { pathNode.path }
+    var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     // MARK: Values
 
-    /// The value of type `T` at `position`, and where it ends.
+    /// The value of type `T` at `position`; `end` is set to where it ends.
+    @inline(__always)
     static func decode<T: Decodable>(
-        _ type: T.Type, input: _BinaryInput, at position: Int, depth: Int, path: @autoclosure () -> _CodingPathNode
-    ) throws -> (T, Int) {
+        _ type: T.Type, input: _BinaryInput, at position: Int, end: inout Int, depth: Int, path: @autoclosure () -> _DecodingPath
+    ) throws -> T {
         var reader = input.reader(at: position)
-        if let scalar = try scalar(T.self, &reader, path) { return (scalar, reader.position) }
+        if let scalar = try scalar(T.self, &reader, { path().codingPath }) {
+            end = reader.position
+            return scalar
+        }
         guard depth < _ValueBytes.maximumDepth else {
-            throw corrupted(path(), "values nested deeper than \(_ValueBytes.maximumDepth)", at: position)
+            throw corrupted(path().codingPath, "values nested deeper than \(_ValueBytes.maximumDepth)", at: position)
         }
         let decoder = _ValueDecoder(input: input, start: position, depth: depth + 1, path: path())
         let value = try T(from: decoder)
-        return (value, try decoder.end())
+        end = try decoder.end()
+        return value
     }
 
     /// Where this value ends.
     func end() throws -> Int {
         if let knownEnd { return knownEnd }
         var reader = input.reader(at: start)
-        do { try reader.skipValue(depth: depth) } catch { throw Self.corrupted(pathNode, error) }
+        do { try reader.skipValue(depth: depth) } catch { throw Self.corrupted(codingPath, error) }
         knownEnd = reader.position
         return reader.position
     }
 
-    static func corrupted(_ path: _CodingPathNode, _ reason: String, at position: Int) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(codingPath: path.path, debugDescription: "\(reason), at byte \(position)"))
+    static func corrupted(_ path: [any CodingKey], _ reason: String, at position: Int) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(codingPath: path, debugDescription: "\(reason), at byte \(position)"))
     }
 
-    static func corrupted(_ path: _CodingPathNode, _ damage: _ValueBytes.Damage) -> DecodingError {
+    static func corrupted(_ path: [any CodingKey], _ damage: _ValueBytes.Damage) -> DecodingError {
         corrupted(path, damage.reason, at: damage.position)
     }
 
-    static func mismatch(_ type: Any.Type, _ path: @autoclosure () -> _CodingPathNode, found tag: UInt8, at position: Int) -> DecodingError {
+    static func mismatch(_ type: Any.Type, _ path: [any CodingKey], found tag: UInt8, at position: Int) -> DecodingError {
         let found = _ValueBytes.Tag(rawValue: tag).map { "\($0)" } ?? "tag \(tag)"
         return DecodingError.typeMismatch(type, DecodingError.Context(
-            codingPath: path().path, debugDescription: "expected \(type), found \(found) at byte \(position)"))
+            codingPath: path, debugDescription: "expected \(type), found \(found) at byte \(position)"))
     }
 
     /// `T` read at the reader when it is a standard library scalar; `nil`
     /// (the reader unmoved) otherwise.
     @inline(__always)
-    static func scalar<T>(_ type: T.Type, _ reader: inout _ValueBytes.Reader, _ path: () -> _CodingPathNode) throws -> T? {
+    static func scalar<T>(_ type: T.Type, _ reader: inout _ValueBytes.Reader, _ path: () -> [any CodingKey]) throws -> T? {
         if T.self == Int.self { return unsafeBitCast(try integer(Int.self, &reader, path), to: T.self) }
         if T.self == String.self { return unsafeBitCast(try string(&reader, path), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try bool(&reader, path), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try double(&reader, path), to: T.self) }
+        if !_PatchDecoder.isScalar(T.self) { return nil }
         switch type {
         case is Float.Type: return Float(try double(&reader, path)) as? T
         case is Int8.Type: return try integer(Int8.self, &reader, path) as? T
@@ -135,7 +160,7 @@ internal final class _ValueDecoder: Decoder {
     }
 
     @inline(__always)
-    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ reader: inout _ValueBytes.Reader, _ path: () -> _CodingPathNode) throws -> I {
+    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ reader: inout _ValueBytes.Reader, _ path: () -> [any CodingKey]) throws -> I {
         let start = reader.position
         do {
             let tag = try reader.byte()
@@ -147,7 +172,7 @@ internal final class _ValueDecoder: Decoder {
             }
             guard let result else {
                 throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: path().path, debugDescription: "the number at byte \(start) does not fit in \(I.self)"))
+                    codingPath: path(), debugDescription: "the number at byte \(start) does not fit in \(I.self)"))
             }
             return result
         } catch let damage as _ValueBytes.Damage {
@@ -156,7 +181,7 @@ internal final class _ValueDecoder: Decoder {
     }
 
     @inline(__always)
-    static func string(_ reader: inout _ValueBytes.Reader, _ path: () -> _CodingPathNode) throws -> String {
+    static func string(_ reader: inout _ValueBytes.Reader, _ path: () -> [any CodingKey]) throws -> String {
         let start = reader.position
         do {
             let tag = try reader.byte()
@@ -168,7 +193,7 @@ internal final class _ValueDecoder: Decoder {
     }
 
     @inline(__always)
-    static func bool(_ reader: inout _ValueBytes.Reader, _ path: () -> _CodingPathNode) throws -> Bool {
+    static func bool(_ reader: inout _ValueBytes.Reader, _ path: () -> [any CodingKey]) throws -> Bool {
         let start = reader.position
         do {
             let tag = try reader.byte()
@@ -182,7 +207,7 @@ internal final class _ValueDecoder: Decoder {
         }
     }
 
-    static func double(_ reader: inout _ValueBytes.Reader, _ path: () -> _CodingPathNode) throws -> Double {
+    static func double(_ reader: inout _ValueBytes.Reader, _ path: () -> [any CodingKey]) throws -> Double {
         let start = reader.position
         do {
             let tag = try reader.byte()
@@ -203,10 +228,10 @@ internal final class _ValueDecoder: Decoder {
             var reader = input.reader(at: start)
             do {
                 let tag = try reader.byte()
-                guard tag == _ValueBytes.Tag.object.rawValue else { throw Self.mismatch([String: Any].self, pathNode, found: tag, at: start) }
+                guard tag == _ValueBytes.Tag.object.rawValue else { throw Self.mismatch([String: Any].self, codingPath, found: tag, at: start) }
                 fieldCount = try reader.length()
             } catch let damage as _ValueBytes.Damage {
-                throw Self.corrupted(pathNode, damage)
+                throw Self.corrupted(codingPath, damage)
             }
             scanned = true
             fieldsStart = reader.position
@@ -216,17 +241,42 @@ internal final class _ValueDecoder: Decoder {
         return KeyedDecodingContainer(_Keyed<Key>(decoder: self))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    /// The count of the array this value is, and where its first element
+    /// starts.
+    func arrayHeader() throws -> (count: Int, position: Int) {
         var reader = input.reader(at: start)
-        let count: Int
         do {
             let tag = try reader.byte()
-            guard tag == _ValueBytes.Tag.array.rawValue else { throw Self.mismatch([Any].self, pathNode, found: tag, at: start) }
-            count = try reader.length()
+            guard tag == _ValueBytes.Tag.array.rawValue else { throw Self.mismatch([Any].self, codingPath, found: tag, at: start) }
+            return (try reader.length(), reader.position)
         } catch let damage as _ValueBytes.Damage {
-            throw Self.corrupted(pathNode, damage)
+            throw Self.corrupted(codingPath, damage)
         }
-        return _Unkeyed(decoder: self, count: count, position: reader.position)
+    }
+
+    /// The elements of the array this value is, read in place into an
+    /// array of their count (what `[T](from:)` does through an unkeyed
+    /// container, without growing the array or a container's calls).
+    ///
+    /// - Complexity: O(size of the value).
+    func decodeArray<T: Decodable>(of type: T.Type) throws -> [T] {
+        let (count, first) = try arrayHeader()
+        var elements: [T] = []
+        elements.reserveCapacity(count)
+        var position = first
+        for index in 0 ..< count {
+            var end = 0
+            elements.append(try Self.decode(T.self, input: input, at: position, end: &end, depth: depth,
+                                            path: _DecodingPath(parent: self, key: nil, index: index)))
+            position = end
+        }
+        finished(at: position)
+        return elements
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let (count, position) = try arrayHeader()
+        return _Unkeyed(decoder: self, count: count, position: position)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { _Single(decoder: self) }
@@ -237,6 +287,7 @@ internal final class _ValueDecoder: Decoder {
     /// Where the value of the field `key` starts (past its key), or `nil`.
     /// Tries the next field in written order first; `advance` moves that
     /// order past the field found there.
+    @inline(__always)
     func field(_ key: some CodingKey, advance: Bool) throws -> Int? {
         var name = key.stringValue
         do {
@@ -252,15 +303,20 @@ internal final class _ValueDecoder: Decoder {
                     return reader.position
                 }
             }
-            var reader = input.reader(at: fieldsStart)
-            for _ in 0 ..< fieldCount {
-                if try reader.readString(equalTo: &name) { return reader.position }
-                try reader.skipValue(depth: depth)
-            }
-            return nil
+            return try search(&name)
         } catch {
-            throw Self.corrupted(pathNode, error)
+            throw Self.corrupted(codingPath, error)
         }
+    }
+
+    /// The field `name` found by reading every key.
+    private func search(_ name: inout String) throws(_ValueBytes.Damage) -> Int? {
+        var reader = input.reader(at: fieldsStart)
+        for _ in 0 ..< fieldCount {
+            if try reader.readString(equalTo: &name) { return reader.position }
+            try reader.skipValue(depth: depth)
+        }
+        return nil
     }
 
     /// Moves the written-order cursor past a value found there, which ends
@@ -289,6 +345,7 @@ internal final class _ValueDecoder: Decoder {
 
         func contains(_ key: Key) -> Bool { (try? decoder.field(key, advance: false)) != nil }
 
+        @inline(__always)
         private func position(of key: Key, advance: Bool) throws -> Int {
             guard let position = try decoder.field(key, advance: advance) else {
                 throw DecodingError.keyNotFound(key, DecodingError.Context(codingPath: codingPath, debugDescription: "no value for the key '\(key.stringValue)'"))
@@ -296,7 +353,16 @@ internal final class _ValueDecoder: Decoder {
             return position
         }
 
-        private func child(_ key: Key) -> _CodingPathNode { _CodingPathNode(parent: decoder.pathNode, key: _AnyCodingKey(key)) }
+        private func child(_ key: Key) -> _DecodingPath { _DecodingPath(parent: decoder, key: key, index: -1) }
+
+        /// A scalar field, read in place.
+        @inline(__always)
+        private func scalar<R>(_ key: Key, _ read: (inout _ValueBytes.Reader, () -> [any CodingKey]) throws -> R) throws -> R {
+            var reader = decoder.input.reader(at: try position(of: key, advance: true))
+            let value = try read(&reader) { self.codingPath + [key] }
+            decoder.advanceCursor(to: reader.position)
+            return value
+        }
 
         func decodeNil(forKey key: Key) throws -> Bool {
             let position = try position(of: key, advance: false)
@@ -307,9 +373,16 @@ internal final class _ValueDecoder: Decoder {
             return true
         }
 
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { try _ValueDecoder.bool(&$0, $1) } }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { try _ValueDecoder.string(&$0, $1) } }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { try _ValueDecoder.double(&$0, $1) } }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(key) { try _ValueDecoder.integer(Int.self, &$0, $1) } }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(key) { try _ValueDecoder.integer(Int64.self, &$0, $1) } }
+
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let position = try position(of: key, advance: true)
-            let (value, end) = try _ValueDecoder.decode(T.self, input: decoder.input, at: position, depth: decoder.depth, path: child(key))
+            var end = 0
+            let value = try _ValueDecoder.decode(T.self, input: decoder.input, at: position, end: &end, depth: decoder.depth, path: child(key))
             decoder.advanceCursor(to: end)
             return value
         }
@@ -329,8 +402,7 @@ internal final class _ValueDecoder: Decoder {
             guard let position = try decoder.field(key, advance: false) else {
                 throw DecodingError.keyNotFound(key, DecodingError.Context(codingPath: codingPath, debugDescription: "no value for the key 'super'"))
             }
-            return _ValueDecoder(input: decoder.input, start: position, depth: decoder.depth + 1,
-                                 path: _CodingPathNode(parent: decoder.pathNode, key: key))
+            return try nested(at: position, _DecodingPath(parent: decoder, key: key, index: -1))
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder { try nested(key) }
@@ -338,10 +410,14 @@ internal final class _ValueDecoder: Decoder {
         /// A decoder for the value at `key`, which the caller reads as it
         /// likes (the cursor does not move past it).
         private func nested(_ key: Key) throws -> _ValueDecoder {
+            try nested(at: try position(of: key, advance: false), child(key))
+        }
+
+        private func nested(at position: Int, _ path: _DecodingPath) throws -> _ValueDecoder {
             guard decoder.depth < _ValueBytes.maximumDepth else {
-                throw _ValueDecoder.corrupted(decoder.pathNode, "values nested deeper than \(_ValueBytes.maximumDepth)", at: decoder.start)
+                throw _ValueDecoder.corrupted(path.codingPath, "values nested deeper than \(_ValueBytes.maximumDepth)", at: position)
             }
-            return _ValueDecoder(input: decoder.input, start: try position(of: key, advance: false), depth: decoder.depth + 1, path: child(key))
+            return _ValueDecoder(input: decoder.input, start: position, depth: decoder.depth + 1, path: path)
         }
     }
 
@@ -362,9 +438,7 @@ internal final class _ValueDecoder: Decoder {
         var count: Int? { total }
         var isAtEnd: Bool { currentIndex >= total }
 
-        private func child(_ index: Int) -> _CodingPathNode {
-            _CodingPathNode(parent: decoder.pathNode, key: _AnyCodingKey(intValue: index))
-        }
+        private func child(_ index: Int) -> _DecodingPath { _DecodingPath(parent: decoder, key: nil, index: index) }
 
         private func requireMore() throws {
             guard !isAtEnd else {
@@ -389,8 +463,8 @@ internal final class _ValueDecoder: Decoder {
 
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
             try requireMore()
-            let index = currentIndex
-            let (value, end) = try _ValueDecoder.decode(T.self, input: decoder.input, at: position, depth: decoder.depth, path: child(index))
+            var end = 0
+            let value = try _ValueDecoder.decode(T.self, input: decoder.input, at: position, end: &end, depth: decoder.depth, path: child(currentIndex))
             moved(to: end)
             return value
         }
@@ -407,7 +481,7 @@ internal final class _ValueDecoder: Decoder {
         private mutating func next() throws -> _ValueDecoder {
             try requireMore()
             guard decoder.depth < _ValueBytes.maximumDepth else {
-                throw _ValueDecoder.corrupted(decoder.pathNode, "values nested deeper than \(_ValueBytes.maximumDepth)", at: position)
+                throw _ValueDecoder.corrupted(child(currentIndex).codingPath, "values nested deeper than \(_ValueBytes.maximumDepth)", at: position)
             }
             let element = _ValueDecoder(input: decoder.input, start: position, depth: decoder.depth + 1, path: child(currentIndex))
             moved(to: try element.end())
@@ -427,7 +501,8 @@ internal final class _ValueDecoder: Decoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            let (value, end) = try _ValueDecoder.decode(T.self, input: decoder.input, at: decoder.start, depth: decoder.depth, path: decoder.pathNode)
+            var end = 0
+            let value = try _ValueDecoder.decode(T.self, input: decoder.input, at: decoder.start, end: &end, depth: decoder.depth, path: decoder.path)
             decoder.finished(at: end)
             return value
         }

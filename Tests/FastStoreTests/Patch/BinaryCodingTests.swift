@@ -217,3 +217,28 @@ import Testing
 
     private final class Box: @unchecked Sendable { var value = false }
 }
+
+/// A decoder a value kept past its decoding reads nothing: the bytes were
+/// lent for the decoding only.
+@Suite struct BinaryDecoderLifetimeTests {
+    final class Keeper: Decodable, @unchecked Sendable {
+        let decoder: any Decoder
+        init(from decoder: any Decoder) throws { self.decoder = decoder }
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    @Test func aKeptDecoderThrowsAfterTheDecodingEnded() throws {
+        let bytes = try _StateBytes.encode(["a": 1, "b": 2])
+        let kept = try bytes.withUnsafeBytes { try _StateBytes.decode(Keeper.self, from: $0) }
+        #expect(throws: DecodingError.self) {
+            _ = try kept.decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key(stringValue: "a"))
+        }
+        #expect(throws: DecodingError.self) { _ = try kept.decoder.singleValueContainer().decode(Int.self) }
+    }
+}

@@ -46,13 +46,15 @@ extension IdentifiedList: Decodable where Element: Decodable {
             self = list
             return
         }
-        let elements = try [Element](from: decoder)
-        var seen = Set<ID>()
-        for element in elements where !seen.insert(element.id).inserted {
+        // NB: the binary decoder reads the elements into an array of the
+        // count it knows; the bulk build finds a duplicate id itself.
+        let elements = try (decoder as? _ValueDecoder)?.decodeArray(of: Element.self) ?? [Element](from: decoder)
+        var list = IdentifiedList()
+        if let duplicate = elements.withUnsafeBufferPointer({ list._rebuildUnlessDuplicate($0, slots: nil) }) {
             throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "IdentifiedList: duplicate id \(element.id)"))
+                codingPath: decoder.codingPath, debugDescription: "IdentifiedList: duplicate id \(duplicate)"))
         }
-        self.init(elements)
+        self = list
     }
 }
 

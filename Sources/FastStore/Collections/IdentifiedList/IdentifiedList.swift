@@ -84,6 +84,14 @@ extension IdentifiedList {
     /// element.
     @inlinable
     internal mutating func _rebuild(_ elements: UnsafeBufferPointer<Element>, slots: ContiguousArray<_ListSlot>?) {
+        let duplicate = _rebuildUnlessDuplicate(elements, slots: slots)
+        _usagePrecondition(duplicate == nil, "IdentifiedList: duplicate id \(duplicate!)")
+    }
+
+    /// ``_rebuild(_:slots:)``, or, when two elements have the same id, that
+    /// id (the list left as it was).
+    @inlinable
+    internal mutating func _rebuildUnlessDuplicate(_ elements: UnsafeBufferPointer<Element>, slots: ContiguousArray<_ListSlot>?) -> ID? {
         let stamp = VersionStamp.next()
         let n = elements.count
         let step = n < (1 << 20) ? Self._labelStep : UInt64.max / UInt64(n + 2) / 2
@@ -92,13 +100,14 @@ extension IdentifiedList {
         let index = _IdentityIndex<ID>.build(count: n, duplicate: &duplicate) { k in
             _IdentityEntry(id: labelled.base[k].id, label: labelled.label(k))
         }
-        _usagePrecondition(index != nil, "IdentifiedList: duplicate id \(duplicate!)")
-        _labels = index.unsafelyUnwrapped
+        guard let index else { return duplicate }
+        _labels = index
         let root = slots.map { _ListNode.build(ContiguousArray(labelled), slots: $0, stamp: stamp) }
             ?? _ListNode.build(labelled, stamp: stamp)
         _list._replaceTree(root)
         _list._checkAfterWrite()
         _labels._checkAfterWrite()
+        return nil
     }
 
     /// The label of the entry at `position`.
@@ -182,11 +191,13 @@ internal struct _LabelledElements<Element: Identifiable>: Sequence, IteratorProt
     }
 
     /// The label of the `k`th element.
-    @inlinable func label(_ k: Int) -> UInt64 { first &+ UInt64(k) &* step }
+    @inlinable @inline(__always) func label(_ k: Int) -> UInt64 { first &+ UInt64(k) &* step }
 
     @inlinable var underestimatedCount: Int { count &- position }
 
-    @inlinable
+    // NB: forced inline, so that the build's loop, unspecialized as
+    // `init(from:)` runs it, looks the entry's type up once, not per element.
+    @inlinable @inline(__always)
     mutating func next() -> _IdentifiedEntry<Element>? {
         guard position < count else { return nil }
         defer { position &+= 1 }

@@ -9,7 +9,7 @@ internal struct _IdentifiedEntry<Element> {
     @usableFromInline var label: UInt64
     @usableFromInline var element: Element
 
-    @inlinable init(label: UInt64, element: Element) {
+    @inlinable @inline(__always) init(label: UInt64, element: Element) {
         self.label = label
         self.element = element
     }
