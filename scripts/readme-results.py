@@ -29,6 +29,9 @@ ROWS = [
     ("list-edit", "10,000", "list edits (inserts, moves, sorts)"),
     ("remaining", "1,000,000", "a count derived from 1,000,000 items"),
 ]
+# The memory row: the state each strategy holds per item, on this profile
+# at this N.
+MEMORY_ROW = ("todo", "1,000,000", "state held per item, todo list of 1,000,000 items")
 # The columns: strategies, as RESULTS.md names them, and their headings.
 COLUMNS = [
     ("full-copy", "full copy (ReSwiftConsumer)"),
@@ -42,6 +45,14 @@ COLUMNS = [
 def fail(message):
     print(f"readme-results: {message}", file=sys.stderr)
     sys.exit(1)
+
+
+def size(text):
+    number, unit = text.split()
+    scale = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3}
+    if unit not in scale:
+        fail(f"RESULTS.md: unknown size unit in {text!r}")
+    return float(number.replace(",", "")) * scale[unit]
 
 
 def seconds(text):
@@ -71,7 +82,9 @@ def read_results():
             break
         row = dict(zip(header, (c.strip() for c in line.strip("|").split("|"))))
         strategy = row["strategy"].strip("*")
-        cells[(row["profile"], row["N"], strategy)] = (row["median"].strip("*"), row["mean"].strip("*"))
+        if "state bytes/item" not in row:
+            fail("RESULTS.md's table has no 'state bytes/item' column: republish it (scripts/bench.sh --publish)")
+        cells[(row["profile"], row["N"], strategy)] = (row["median"].strip("*"), row["mean"].strip("*"), row["state bytes/item"])
     return date.group(1), command.group(1), machine.group(1), cells
 
 
@@ -80,6 +93,7 @@ def table():
     out = [
         f"Median time per dispatch (mean in brackets), one action per dispatch as each profile "
         f"says (`Profiles/`), from `{command}` on {date[:10]} ({machine}); bold is the lowest median. "
+        f"The last row is the memory each holds: the state's live bytes (jemalloc's) over its items, bold the least. "
         f"Every strategy, size and figure: [RESULTS.md](docs/benchmarks/RESULTS.md).",
         "",
         "| workload | " + " | ".join(h for _, h in COLUMNS) + " |",
@@ -94,10 +108,19 @@ def table():
             found.append(cells[key])
         fastest = min(range(len(found)), key=lambda i: seconds(found[i][0]))
         row = []
-        for i, (median, mean) in enumerate(found):
+        for i, (median, mean, _) in enumerate(found):
             median = f"**{median}**" if i == fastest else median
             row.append(f"{median} ({mean})")
         out.append(f"| {label} | " + " | ".join(row) + " |")
+    profile, n, label = MEMORY_ROW
+    held = []
+    for strategy, _ in COLUMNS:
+        key = (profile, n, strategy)
+        if key not in cells:
+            fail(f"RESULTS.md has no row for {profile} at N={n}, strategy {strategy}")
+        held.append(cells[key][2])
+    least = min(range(len(held)), key=lambda i: size(held[i]))
+    out.append(f"| {label} | " + " | ".join(f"**{b}**" if i == least else b for i, b in enumerate(held)) + " |")
     return "\n".join(out)
 
 

@@ -91,4 +91,18 @@ import Testing
             return reason.contains("'3'") && reason.contains("'1' and '2'")
         }
     }
+
+    struct Wide: Codable, Sendable, Equatable { var value: UInt64 }
+
+    /// A state the binary encoding refuses (an unsigned integer above
+    /// `Int64.max`) is written as JSON, and opens again.
+    @Test func aStateTheBinaryEncodingRefusesIsSavedAsJSON() throws {
+        let path = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        try PersistentState(path: path, initial: Wide(value: .max)).close()
+        let snapshot = try Self.contents(path).snapshot
+        #expect(snapshot?.first == UInt8(ascii: "{"))
+        let reopened = try PersistentState(path: path, initial: Wide(value: 0))
+        #expect(reopened.state == Wide(value: .max))
+        try reopened.close()
+    }
 }

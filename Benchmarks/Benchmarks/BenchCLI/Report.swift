@@ -3,7 +3,7 @@ import BenchCore
 
 /// The results as RESULTS.md: every figure, markdown.
 public enum Report {
-    public static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "mean", "throughput", "allocs/dispatch", "bytes/dispatch", "consumer bytes", "callbacks delivered", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
+    public static let headers = ["profile", "N", "consumers", "strategy", "median", "p99", "mean", "throughput", "allocs/dispatch", "bytes/dispatch", "state bytes/item", "consumer bytes", "callbacks delivered", "callbacks/dispatch", "selector runs/dispatch", "speed-up vs full-copy"]
     static let strategyColumn = 3, medianColumn = 4
 
     public static func rows(_ results: [CellResult]) -> [[String]] {
@@ -14,6 +14,7 @@ public enum Report {
                 r.profile, Format.grouped(r.entities), Format.grouped(r.consumers), r.strategy,
                 Format.duration(r.medianNs), Format.duration(r.p99Ns), mean(r), Format.rate(r.throughput),
                 Format.count(r.allocationsPerDispatch), Format.bytes(r.bytesPerDispatch),
+                Format.bytes(Double(r.stateBytes) / Double(max(r.entities, 1))),
                 Format.bytes(Double(r.consumerBytes)),
                 "\(Format.grouped(r.measuredCallbacks)) in \(Format.grouped(r.dispatches))",
                 Format.count(r.callbacksPerDispatch),
@@ -127,7 +128,9 @@ public enum Report {
         dispatches a median leaves out (a strategy whose cost falls on a few
         dispatches has a low median and a higher mean) and the machine's stalls;
         allocations and bytes are jemalloc's counts over the measured phase divided
-        by the dispatches; consumer bytes is the growth of jemalloc's live bytes from
+        by the dispatches; state bytes/item is jemalloc's live bytes of the freshly
+        built state (its store included) over the profile's N; consumer bytes is
+        the growth of jemalloc's live bytes from
         attaching the consumers to the end of the run; selector runs count every
         run of a consumer's selector (full-copy runs each twice); callbacks delivered
         are the measured phase's, with its dispatches; the speed-up is full-copy's
