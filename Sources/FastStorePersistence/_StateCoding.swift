@@ -24,12 +24,19 @@ enum _StateCoding {
         blob.count >= binaryMark.count && blob.prefix(binaryMark.count).elementsEqual(binaryMark)
     }
 
-    /// `state`, binary when the binary encoding takes it, JSON otherwise.
+    /// `state`, binary when the binary encoding takes it and its bytes
+    /// decode again as `S`, JSON otherwise.
     ///
-    /// - Complexity: O(the state's size).
+    /// NB: the decoding is the check that the snapshot written (which
+    /// replaces the file's earlier one and its log) opens: a `Codable`
+    /// conformance may read what it wrote in a way the binary decoder does
+    /// not take (a `superDecoder()` for a key it never wrote, say).
+    ///
+    /// - Complexity: O(the state's size): an encoding and a decoding.
     /// - Throws: what encoding the state as JSON throws.
-    static func encode<S: Encodable>(_ state: S) throws -> Data {
-        if let bytes = try? _StateBytes.encode(state) {
+    static func encode<S: Codable>(_ state: S) throws -> Data {
+        if let bytes = try? _StateBytes.encode(state),
+           (try? bytes.withUnsafeBytes({ try _StateBytes.decode(S.self, from: $0) })) != nil {
             var blob = Data(capacity: binaryMark.count + bytes.count)
             blob.append(contentsOf: binaryMark)
             blob.append(contentsOf: bytes)

@@ -105,4 +105,33 @@ import Testing
         #expect(reopened.state == Wide(value: .max))
         try reopened.close()
     }
+
+    /// Reads a key's super decoder it never wrote: JSON hands back a decoder
+    /// over null, the binary decoder has no bytes for it.
+    struct Asymmetric: Codable, Sendable, Equatable {
+        var a: Int
+        enum CodingKeys: String, CodingKey { case a }
+        init(a: Int) { self.a = a }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            a = try container.decode(Int.self, forKey: .a)
+            _ = try container.superDecoder()
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(a, forKey: .a)
+        }
+    }
+
+    /// A snapshot is written binary only when its bytes decode again: a
+    /// state whose `Codable` conformance the binary decoder does not take is
+    /// written as JSON, and the file opens.
+    @Test func aSnapshotThatWouldNotDecodeIsWrittenAsJSON() throws {
+        let path = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        try PersistentState(path: path, initial: Asymmetric(a: 3)).close()
+        #expect(try Self.contents(path).snapshot?.first == UInt8(ascii: "{"))
+        let reopened = try PersistentState(path: path, initial: Asymmetric(a: 0))
+        #expect(reopened.state == Asymmetric(a: 3))
+        try reopened.close()
+    }
 }

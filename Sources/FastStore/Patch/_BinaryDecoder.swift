@@ -145,7 +145,15 @@ internal final class _ValueDecoder: Decoder {
         if T.self == Double.self { return unsafeBitCast(try double(&reader, path), to: T.self) }
         if !_PatchDecoder.isScalar(T.self) { return nil }
         switch type {
-        case is Float.Type: return Float(try double(&reader, path)) as? T
+        case is Float.Type:
+            let start = reader.position
+            let value = try double(&reader, path)
+            let float = Float(value)
+            guard float.isFinite || !value.isFinite else {
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: path(), debugDescription: "the number at byte \(start) does not fit in Float"))
+            }
+            return float as? T
         case is Int8.Type: return try integer(Int8.self, &reader, path) as? T
         case is Int16.Type: return try integer(Int16.self, &reader, path) as? T
         case is Int32.Type: return try integer(Int32.self, &reader, path) as? T
@@ -262,7 +270,10 @@ internal final class _ValueDecoder: Decoder {
     func decodeArray<T: Decodable>(of type: T.Type) throws -> [T] {
         let (count, first) = try arrayHeader()
         var elements: [T] = []
-        elements.reserveCapacity(count)
+        // NB: a count is checked against the bytes left, not against the
+        // elements' size: the reservation is capped (damage could ask for
+        // more memory than exists).
+        elements.reserveCapacity(Swift.min(count, _ValueBytes.maximumReservation))
         var position = first
         for index in 0 ..< count {
             var end = 0
@@ -319,6 +330,15 @@ internal final class _ValueDecoder: Decoder {
         return nil
     }
 
+    /// Gives the cursor's field back after its value failed to decode (a
+    /// type may catch the error and go on): the cursor stays at that field.
+    @inline(__always)
+    func cancelCursor() {
+        guard cursorWaits else { return }
+        cursorWaits = false
+        cursorIndex -= 1
+    }
+
     /// Moves the written-order cursor past a value found there, which ends
     /// at `end`.
     @inline(__always)
@@ -359,9 +379,14 @@ internal final class _ValueDecoder: Decoder {
         @inline(__always)
         private func scalar<R>(_ key: Key, _ read: (inout _ValueBytes.Reader, () -> [any CodingKey]) throws -> R) throws -> R {
             var reader = decoder.input.reader(at: try position(of: key, advance: true))
-            let value = try read(&reader) { self.codingPath + [key] }
-            decoder.advanceCursor(to: reader.position)
-            return value
+            do {
+                let value = try read(&reader) { self.codingPath + [key] }
+                decoder.advanceCursor(to: reader.position)
+                return value
+            } catch {
+                decoder.cancelCursor()
+                throw error
+            }
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -382,9 +407,14 @@ internal final class _ValueDecoder: Decoder {
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let position = try position(of: key, advance: true)
             var end = 0
-            let value = try _ValueDecoder.decode(T.self, input: decoder.input, at: position, end: &end, depth: decoder.depth, path: child(key))
-            decoder.advanceCursor(to: end)
-            return value
+            do {
+                let value = try _ValueDecoder.decode(T.self, input: decoder.input, at: position, end: &end, depth: decoder.depth, path: child(key))
+                decoder.advanceCursor(to: end)
+                return value
+            } catch {
+                decoder.cancelCursor()
+                throw error
+            }
         }
 
         func nestedContainer<NestedKey: CodingKey>(
@@ -408,9 +438,21 @@ internal final class _ValueDecoder: Decoder {
         func superDecoder(forKey key: Key) throws -> any Decoder { try nested(key) }
 
         /// A decoder for the value at `key`, which the caller reads as it
-        /// likes (the cursor does not move past it).
+        /// likes; the cursor moves past it (found by skipping it), so that
+        /// fields read this way in written order cost no search.
         private func nested(_ key: Key) throws -> _ValueDecoder {
-            try nested(at: try position(of: key, advance: false), child(key))
+            let position = try position(of: key, advance: true)
+            var reader = decoder.input.reader(at: position)
+            do {
+                try reader.skipValue(depth: decoder.depth)
+            } catch {
+                decoder.cancelCursor()
+                throw _ValueDecoder.corrupted(codingPath + [key], error)
+            }
+            decoder.advanceCursor(to: reader.position)
+            let nested = try nested(at: position, child(key))
+            nested.finished(at: reader.position)
+            return nested
         }
 
         private func nested(at position: Int, _ path: _DecodingPath) throws -> _ValueDecoder {

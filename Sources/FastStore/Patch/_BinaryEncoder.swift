@@ -5,10 +5,19 @@
 // It streams: a container writes its tag and five bytes for its count when
 // it is made, its values as they come, and its count once the value that
 // made it has finished encoding (or once a container outside it is written
-// to again). Containers written out of order (a nested container written to
-// after its parent went on) cannot stream, and throw `_OutOfOrder`:
-// `encode(_:)` then encodes the value through its tree
-// (`_PatchTree.of(_:lazy:)`) instead, which takes any order.
+// to again). What cannot stream makes `encode(_:)` encode the value through
+// its tree (`_PatchTree.of(_:lazy:)`) instead, which takes any order and
+// keeps the last of a key written twice, as JSONEncoder does:
+//
+// - a container written to after its parent went on (`_OutOfOrder`);
+// - a second single value, or a single value beside a container;
+// - an error thrown inside a value, which its type may catch and go on
+//   (`try?` around an element): the bytes already written for it cannot be
+//   taken back;
+// - bytes that do not read back as one value with no key twice in an
+//   object (checked after streaming, `_ValueBytes.Reader.validateValue()`):
+//   a key encoded twice (a subclass encoding its superclass's key again),
+//   a `superEncoder()` handed out and never written to.
 
 internal final class _BinaryEncoder {
     /// A container being written: where its count goes, and the count.
@@ -24,11 +33,11 @@ internal final class _BinaryEncoder {
     private(set) var bytes: [UInt8] = []
     private var open: [Open] = []
     private var nextID = 0
-    /// Set when a write could not stream (a nested container or a single
-    /// value's container used out of order): the bytes are not the value.
-    private var outOfOrder = false
+    /// Set when a write could not stream (see the file's notes): the bytes
+    /// may not be the value.
+    private var cannotStream = false
 
-    func markOutOfOrder() { outOfOrder = true }
+    func markOutOfOrder() { cannotStream = true }
 
     /// `value` in the binary value encoding.
     ///
@@ -41,12 +50,24 @@ internal final class _BinaryEncoder {
         do {
             try encoder.encodeValue(value, codingPath: _CodingPathNode.root)
             encoder.closeAll(downTo: 0)
-            guard encoder.outOfOrder else { return encoder.bytes }
+            if !encoder.cannotStream, Self.readsBack(encoder.bytes) { return encoder.bytes }
             throw _OutOfOrder()
         } catch is _OutOfOrder {
             var bytes: [UInt8] = []
             _ValueBytes.append(try _PatchTree.of(value, lazy: false).plain(), to: &bytes)
             return bytes
+        }
+    }
+
+    /// Whether `bytes` read as exactly one value, with no key twice in an
+    /// object.
+    ///
+    /// - Complexity: O(bytes).
+    static func readsBack(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var reader = _ValueBytes.Reader(buffer)
+            guard (try? reader.validateValue()) != nil else { return false }
+            return reader.isAtEnd
         }
     }
 
@@ -58,7 +79,14 @@ internal final class _BinaryEncoder {
         let depth = open.count
         let start = bytes.count
         let encoder = _ValueEncoder(writer: self, codingPath: codingPath)
-        try value.encode(to: encoder)
+        do {
+            try value.encode(to: encoder)
+        } catch {
+            // NB: the type may catch this and go on; what was written for
+            // the value stays.
+            markOutOfOrder()
+            throw error
+        }
         closeAll(downTo: depth)
         // NB: a value that made no container and wrote nothing is an empty
         // object, as JSONEncoder writes it.
@@ -75,9 +103,20 @@ internal final class _BinaryEncoder {
         else if T.self == String.self { writeString(unsafeBitCast(value, to: String.self)) }
         else if T.self == Bool.self { writeBool(unsafeBitCast(value, to: Bool.self)) }
         else if T.self == Double.self { writeDouble(unsafeBitCast(value, to: Double.self)) }
-        else if let scalar = try _PatchEncoder.scalar(value) { _ValueBytes.append(scalar, to: &bytes) }
+        else if let scalar = try scalarOrMark(value) { _ValueBytes.append(scalar, to: &bytes) }
         else { return false }
         return true
+    }
+
+    /// `_PatchEncoder.scalar(_:)`, marking the bytes when it throws (a key
+    /// may have been written for the value).
+    private func scalarOrMark<T: Encodable>(_ value: T) throws -> PatchValue? {
+        do {
+            return try _PatchEncoder.scalar(value)
+        } catch {
+            markOutOfOrder()
+            throw error
+        }
     }
 
     @inline(__always) func writeNil() { bytes.append(_ValueBytes.Tag.null.rawValue) }
@@ -96,6 +135,8 @@ internal final class _BinaryEncoder {
     }
     func writeUnsigned(_ value: UInt64) throws {
         guard let i = Int64(exactly: value) else {
+            // NB: a key may have been written for it.
+            markOutOfOrder()
             throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(value) exceeds Int64"))
         }
         writeInt(i)
@@ -117,7 +158,11 @@ internal final class _BinaryEncoder {
     @inline(__always)
     func beginElement(of id: Int) throws {
         if open.last?.id != id {
-            guard let index = open.lastIndex(where: { $0.id == id }) else { throw _OutOfOrder() }
+            guard let index = open.lastIndex(where: { $0.id == id }) else {
+                // NB: marked too, in case the type catches the error.
+                markOutOfOrder()
+                throw _OutOfOrder()
+            }
             closeAll(downTo: index + 1)
         }
         open[open.count - 1].count += 1
@@ -178,7 +223,10 @@ internal final class _ValueEncoder: Encoder {
     /// Called before a single value is written: a second one, or one
     /// beside a container, cannot stream.
     func beginSingle() throws {
-        guard container == nil, !wroteSingle else { throw _BinaryEncoder._OutOfOrder() }
+        guard container == nil, !wroteSingle else {
+            writer.markOutOfOrder()
+            throw _BinaryEncoder._OutOfOrder()
+        }
         wroteSingle = true
     }
 

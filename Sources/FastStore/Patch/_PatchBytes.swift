@@ -129,7 +129,7 @@ internal enum _PatchBytes {
     private static func readPath(_ reader: inout _ValueBytes.Reader) throws(_ValueBytes.Damage) -> PatchPath {
         let count = try reader.length()
         var components: [PatchPath.Component] = []
-        components.reserveCapacity(count)
+        components.reserveCapacity(Swift.min(count, _ValueBytes.maximumReservation))
         for _ in 0 ..< count {
             let start = reader.position
             switch try reader.tag() {
@@ -146,7 +146,7 @@ internal enum _PatchBytes {
     private static func readEntries(_ reader: inout _ValueBytes.Reader) throws(_ValueBytes.Damage) -> [PatchListEntry] {
         let count = try reader.length()
         var entries: [PatchListEntry] = []
-        entries.reserveCapacity(count)
+        entries.reserveCapacity(Swift.min(count, _ValueBytes.maximumReservation))
         for _ in 0 ..< count {
             let offset = try reader.int()
             let id = try reader.value()

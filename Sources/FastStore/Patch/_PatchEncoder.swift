@@ -171,6 +171,25 @@ internal final class _PatchSlot {
         return slot
     }
 
+    func hasKeyedSlot(_ key: String) -> Bool {
+        if case .keyed(let slots) = content { return slots[key] != nil }
+        return false
+    }
+
+    func removeKeyedSlot(_ key: String) {
+        guard case .keyed(var slots) = content else { return }
+        content = .none
+        slots[key] = nil
+        content = .keyed(slots)
+    }
+
+    func removeLastSlot() {
+        guard case .unkeyed(var slots) = content, !slots.isEmpty else { return }
+        content = .none
+        slots.removeLast()
+        content = .unkeyed(slots)
+    }
+
     var unkeyedCount: Int {
         if case .unkeyed(let slots) = content { return slots.count }
         return 0
@@ -254,7 +273,15 @@ internal final class _PatchEncoder: Encoder {
             encoder.slot.keyedSlot(key.stringValue).content = .single(.value(.null))
         }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try encoder.encode(value, into: encoder.slot.keyedSlot(key.stringValue), key: key)
+            let isNew = !encoder.slot.hasKeyedSlot(key.stringValue)
+            do {
+                try encoder.encode(value, into: encoder.slot.keyedSlot(key.stringValue), key: key)
+            } catch {
+                // NB: a value that failed leaves no key (a type may catch
+                // the error and go on), as JSONEncoder leaves none.
+                if isNew { encoder.slot.removeKeyedSlot(key.stringValue) }
+                throw error
+            }
         }
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -282,7 +309,14 @@ internal final class _PatchEncoder: Encoder {
         mutating func encodeNil() throws { encoder.slot.appendSlot().content = .single(.value(.null)) }
         mutating func encode<T: Encodable>(_ value: T) throws {
             let key = _Key(intValue: count)
-            try encoder.encode(value, into: encoder.slot.appendSlot(), key: key)
+            do {
+                try encoder.encode(value, into: encoder.slot.appendSlot(), key: key)
+            } catch {
+                // NB: an element that failed leaves no element (a lossy
+                // array catches the error and goes on), as JSONEncoder.
+                encoder.slot.removeLastSlot()
+                throw error
+            }
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             let key = _Key(intValue: count)

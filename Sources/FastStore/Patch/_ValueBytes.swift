@@ -28,6 +28,10 @@ internal enum _ValueBytes {
 
     /// Containers and patch paths nest at most this deep in what is read.
     static let maximumDepth = 512
+    /// The most elements reserved ahead for a count read: a count is
+    /// checked against the bytes left, not against what each element takes
+    /// in memory.
+    static let maximumReservation = 4_096
 
     // MARK: Writing
 
@@ -71,7 +75,7 @@ internal enum _ValueBytes {
     ///
     /// - Precondition: `count < 2^34`.
     static func fillCount(_ count: Int, at position: Int, in bytes: inout [UInt8]) {
-        precondition(count >= 0 && count < (1 << 34), "FastStore: a container of \(count) values is too large to encode")
+        precondition(count >= 0 && Int64(count) < (Int64(1) << 34), "FastStore: a container of \(count) values is too large to encode")
         var zigzag = UInt64(count) << 1
         for k in 0 ..< 4 {
             bytes[position + k] = UInt8(truncatingIfNeeded: zigzag) | 0x80
@@ -168,7 +172,7 @@ internal enum _ValueBytes {
             var shift: UInt64 = 0
             while true {
                 let b = try byte()
-                guard shift < 64 else { throw damage("a number longer than ten bytes") }
+                guard shift < 63 || (shift == 63 && b <= 1) else { throw damage("a number beyond 64 bits") }
                 zigzag |= UInt64(b & 0x7F) << shift
                 if b < 0x80 { break }
                 shift += 7
@@ -243,6 +247,50 @@ internal enum _ValueBytes {
             }
         }
 
+        /// Moves past the value at the reader, checking it is one a writer
+        /// writes: known tags, counts that fit, and no key twice in an
+        /// object. What `_BinaryEncoder` checks its streamed bytes with.
+        ///
+        /// - Complexity: O(size of the value), plus O(k²) key comparisons
+        ///   for an object of k ≤ 16 fields, O(k) expected above.
+        mutating func validateValue() throws(Damage) {
+            // NB: one buffer of the keys of the objects being read, each
+            // object's after its parent's: no allocation per object.
+            var keys: [UnsafeRawBufferPointer] = []
+            try validateValue(depth: 0, keys: &keys)
+        }
+
+        private mutating func validateValue(depth: Int, keys: inout [UnsafeRawBufferPointer]) throws(Damage) {
+            guard depth < _ValueBytes.maximumDepth else { throw damage("values nested deeper than \(_ValueBytes.maximumDepth)") }
+            let start = position
+            switch try tag() {
+            case .null, .false, .true: return
+            case .int: _ = try int64()
+            case .double:
+                guard position + 8 <= count else { throw damage("the bytes end early") }
+                position += 8
+            case .string: _ = try stringBytes()
+            case .array:
+                for _ in 0 ..< (try length()) { try validateValue(depth: depth + 1, keys: &keys) }
+            case .object:
+                let fields = try length()
+                let base = keys.count
+                var seen: Set<String> = []
+                for _ in 0 ..< fields {
+                    let key = try stringBytes()
+                    if fields <= 16 {
+                        for k in base ..< keys.count where keys[k].elementsEqual(key) { throw damage("a key twice in an object", at: start) }
+                        keys.append(key)
+                    } else if !seen.insert(String(decoding: key, as: UTF8.self)).inserted {
+                        throw damage("a key twice in an object", at: start)
+                    }
+                    try validateValue(depth: depth + 1, keys: &keys)
+                }
+                keys.removeSubrange(base...)
+            case let other: throw damage("tag \(other) where a value belongs", at: start)
+            }
+        }
+
         /// The value at the reader (`nil`: the tag `absent`).
         ///
         /// - Complexity: O(size of the value).
@@ -259,13 +307,13 @@ internal enum _ValueBytes {
             case .array:
                 let count = try length()
                 var elements: [PatchValue] = []
-                elements.reserveCapacity(count)
+                elements.reserveCapacity(Swift.min(count, _ValueBytes.maximumReservation))
                 for _ in 0 ..< count { elements.append(try presentValue(depth: depth + 1)) }
                 return .array(elements)
             case .object:
                 let count = try length()
                 var fields: [String: PatchValue] = [:]
-                fields.reserveCapacity(count)
+                fields.reserveCapacity(Swift.min(count, _ValueBytes.maximumReservation))
                 for _ in 0 ..< count {
                     let keyStart = position
                     let key = try string()

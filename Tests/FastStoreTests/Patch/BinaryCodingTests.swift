@@ -242,3 +242,172 @@ import Testing
         #expect(throws: DecodingError.self) { _ = try kept.decoder.singleValueContainer().decode(Int.self) }
     }
 }
+
+/// Regressions from a review of the binary coders: each `Codable` pattern
+/// below round-trips as it does through Foundation's JSON coders, or
+/// throws where JSON throws; none leaves bytes that decode to another
+/// value.
+@Suite struct BinaryCodingReviewTests {
+    /// Binary and JSON round trips agree (compared as sorted-key JSON).
+    private func expectSameAsJSON<In: Encodable, Out: Codable>(_ value: In, as type: Out.Type, _ comment: String = "") throws {
+        let bytes = try _StateBytes.encode(value)
+        let binary = try bytes.withUnsafeBytes { try _StateBytes.decode(Out.self, from: $0) }
+        let json = try JSONDecoder().decode(Out.self, from: try JSONEncoder().encode(value))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(String(decoding: try encoder.encode(binary), as: UTF8.self) == String(decoding: try encoder.encode(json), as: UTF8.self), "\(comment)")
+    }
+
+    // A field whose decoding fails and is caught, then fields after it.
+    enum Status: String, Codable { case open, done, unknown }
+    struct InnerWritten: Codable { var status: String; var name: String }
+    struct OuterWritten: Codable { var inner: InnerWritten; var note: String? }
+    struct Inner: Codable {
+        var status: Status
+        var name: String
+        var note: String?
+        enum CodingKeys: String, CodingKey { case status, name, note }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            status = (try? container.decode(Status.self, forKey: .status)) ?? .unknown
+            name = try container.decode(String.self, forKey: .name)
+            note = try container.decodeIfPresent(String.self, forKey: .note)
+        }
+    }
+    struct Outer: Codable { var inner: Inner; var note: String? }
+
+    @Test func aCaughtFieldErrorLeavesTheFieldsAfterItWhereTheyAre() throws {
+        let written = [OuterWritten(inner: InnerWritten(status: "archived", name: "n"), note: "outer"),
+                       OuterWritten(inner: InnerWritten(status: "open", name: "m"), note: nil)]
+        try expectSameAsJSON(written, as: [Outer].self)
+    }
+
+    // A subclass encoding its superclass's key again: the last one wins.
+    class Base: Codable {
+        var kind = "base"
+        enum CodingKeys: String, CodingKey { case kind }
+    }
+    final class Derived: Base {
+        override func encode(to encoder: any Encoder) throws {
+            try super.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("derived", forKey: .kind)
+        }
+    }
+
+    struct Kind: Codable { var kind: String }
+
+    @Test func aKeyEncodedTwiceKeepsTheLastAsJSONDoes() throws {
+        try expectSameAsJSON([Derived()], as: [Kind].self)
+    }
+
+    // A superclass encoder handed out and never written to, and one
+    // written after its parent went on.
+    struct Unwritten: Codable {
+        var a = 5
+        enum CodingKeys: String, CodingKey { case a }
+        init() {}
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            _ = container.superEncoder()
+            try container.encode(a, forKey: .a)
+        }
+    }
+
+    struct Late: Encodable {
+        enum CodingKeys: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            let late = container.superEncoder()
+            try container.encode(1, forKey: .a)
+            var single = late.singleValueContainer()
+            try single.encode(2)
+        }
+    }
+
+    struct AOnly: Codable { var a: Int }
+
+    @Test func superEncodersUnwrittenOrWrittenLateRoundTripAsJSONDoes() throws {
+        try expectSameAsJSON([Unwritten(), Unwritten()], as: [AOnly].self)
+        try expectSameAsJSON([Late()], as: [[String: Int]].self)
+    }
+
+    // Errors caught by the type mid-way: an element that fails in a lossy
+    // array, and a write to a container after its parent went on.
+    struct Failing: Encodable {
+        var fails: Bool
+        var value: Int
+        struct Refused: Error {}
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if fails { throw Refused() }
+            try container.encode(value)
+        }
+    }
+
+    struct Lossy: Encodable {
+        var items: [Failing]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            for item in items { try? container.encode(item) }
+        }
+    }
+
+    struct Swallowed: Encodable {
+        enum CodingKeys: String, CodingKey { case a, nested, x }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var nested = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .nested)
+            try container.encode(1, forKey: .a)
+            try? nested.encode(42, forKey: .x)
+        }
+    }
+
+    @Test func errorsATypeCatchesLeaveNoBrokenBytes() throws {
+        let lossy = Lossy(items: [Failing(fails: false, value: 1), Failing(fails: true, value: 2), Failing(fails: false, value: 3)])
+        let bytes = try _StateBytes.encode(lossy)
+        let decoded = try bytes.withUnsafeBytes { try _StateBytes.decode([Int?].self, from: $0) }
+        #expect(decoded.compactMap { $0 } == [1, 3], "\(decoded)")
+        let swallowed = try _StateBytes.encode(Swallowed()).withUnsafeBytes { try _StateBytes.decode(PatchValue.self, from: $0) }
+        #expect(swallowed == .object(["a": .int(1), "nested": .object(["x": .int(42)])]), "\(swallowed)")
+    }
+
+    /// A count that fits the bytes left but not memory (32 M elements of a
+    /// kilobyte each) throws instead of reserving them.
+    struct Big: Codable, Identifiable {
+        var id: Int
+        var payload: [Int] = []
+        typealias Sixteen = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+        static let zeros: Sixteen = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        // NB: a kilobyte, so that 32 M of them are more than memory holds.
+        var padding: (Sixteen, Sixteen, Sixteen, Sixteen, Sixteen, Sixteen, Sixteen, Sixteen) = (zeros, zeros, zeros, zeros, zeros, zeros, zeros, zeros)
+        enum CodingKeys: String, CodingKey { case id, payload }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+        }
+    }
+
+    @Test func aHugeCountThrowsInsteadOfReserving() {
+        let count = 1 << 25
+        var bytes: [UInt8] = [7]
+        var zigzag = UInt64(count) << 1
+        while zigzag >= 0x80 { bytes.append(UInt8(truncatingIfNeeded: zigzag) | 0x80); zigzag >>= 7 }
+        bytes.append(UInt8(zigzag))
+        bytes += [UInt8](repeating: 1, count: count)
+        #expect(throws: DecodingError.self) {
+            _ = try bytes.withUnsafeBytes { try _StateBytes.decode(IdentifiedList<Big>.self, from: $0) }
+        }
+    }
+
+    @Test func numbersBeyondTheirTypeThrow() throws {
+        let huge = try _StateBytes.encode([1e300])
+        #expect(throws: DecodingError.self) { _ = try huge.withUnsafeBytes { try _StateBytes.decode([Float].self, from: $0) } }
+        let eleven: [UInt8] = [4] + [UInt8](repeating: 0xFF, count: 9) + [0x7F]
+        #expect(throws: DecodingError.self) { _ = try eleven.withUnsafeBytes { try _StateBytes.decode(Int64.self, from: $0) } }
+    }
+}
