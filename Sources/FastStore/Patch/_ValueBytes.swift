@@ -228,23 +228,9 @@ internal enum _ValueBytes {
         ///
         /// - Complexity: O(size of the value).
         mutating func skipValue(depth: Int = 0) throws(Damage) {
-            guard depth < _ValueBytes.maximumDepth else { throw damage("values nested deeper than \(_ValueBytes.maximumDepth)") }
-            switch try tag() {
-            case .null, .false, .true: return
-            case .int: _ = try int64()
-            case .double:
-                guard position + 8 <= count else { throw damage("the bytes end early") }
-                position += 8
-            case .string: _ = try stringBytes()
-            case .array:
-                for _ in 0 ..< (try length()) { try skipValue(depth: depth + 1) }
-            case .object:
-                for _ in 0 ..< (try length()) {
-                    _ = try stringBytes()
-                    try skipValue(depth: depth + 1)
-                }
-            case let other: throw damage("tag \(other) where a value belongs", at: position - 1)
-            }
+            // NB: nothing is appended to `keys` when they are not checked.
+            var keys: [UnsafeRawBufferPointer] = []
+            try walk(depth: depth, keys: &keys, checkingKeys: false)
         }
 
         /// Moves past the value at the reader, checking it is one a writer
@@ -257,10 +243,10 @@ internal enum _ValueBytes {
             // NB: one buffer of the keys of the objects being read, each
             // object's after its parent's: no allocation per object.
             var keys: [UnsafeRawBufferPointer] = []
-            try validateValue(depth: 0, keys: &keys)
+            try walk(depth: 0, keys: &keys, checkingKeys: true)
         }
 
-        private mutating func validateValue(depth: Int, keys: inout [UnsafeRawBufferPointer]) throws(Damage) {
+        private mutating func walk(depth: Int, keys: inout [UnsafeRawBufferPointer], checkingKeys: Bool) throws(Damage) {
             guard depth < _ValueBytes.maximumDepth else { throw damage("values nested deeper than \(_ValueBytes.maximumDepth)") }
             let start = position
             switch try tag() {
@@ -271,22 +257,24 @@ internal enum _ValueBytes {
                 position += 8
             case .string: _ = try stringBytes()
             case .array:
-                for _ in 0 ..< (try length()) { try validateValue(depth: depth + 1, keys: &keys) }
+                for _ in 0 ..< (try length()) { try walk(depth: depth + 1, keys: &keys, checkingKeys: checkingKeys) }
             case .object:
                 let fields = try length()
                 let base = keys.count
                 var seen: Set<String> = []
                 for _ in 0 ..< fields {
                     let key = try stringBytes()
-                    if fields <= 16 {
-                        for k in base ..< keys.count where keys[k].elementsEqual(key) { throw damage("a key twice in an object", at: start) }
-                        keys.append(key)
-                    } else if !seen.insert(String(decoding: key, as: UTF8.self)).inserted {
-                        throw damage("a key twice in an object", at: start)
+                    if checkingKeys {
+                        if fields <= 16 {
+                            for k in base ..< keys.count where keys[k].elementsEqual(key) { throw damage("a key twice in an object", at: start) }
+                            keys.append(key)
+                        } else if !seen.insert(String(decoding: key, as: UTF8.self)).inserted {
+                            throw damage("a key twice in an object", at: start)
+                        }
                     }
-                    try validateValue(depth: depth + 1, keys: &keys)
+                    try walk(depth: depth + 1, keys: &keys, checkingKeys: checkingKeys)
                 }
-                keys.removeSubrange(base...)
+                if keys.count > base { keys.removeSubrange(base...) }
             case let other: throw damage("tag \(other) where a value belongs", at: start)
             }
         }
