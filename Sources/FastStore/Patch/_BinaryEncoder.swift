@@ -48,7 +48,7 @@ internal final class _BinaryEncoder {
     static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = _BinaryEncoder()
         do {
-            try encoder.encodeValue(value, codingPath: _CodingPathNode.root)
+            try encoder.encodeValue(value, path: .root)
             encoder.closeAll(downTo: 0)
             if !encoder.cannotStream, Self.readsBack(encoder.bytes) { return encoder.bytes }
             throw _OutOfOrder()
@@ -74,11 +74,11 @@ internal final class _BinaryEncoder {
     // MARK: Values
 
     /// Writes `value` at the end of the bytes.
-    func encodeValue<T: Encodable>(_ value: T, codingPath: _CodingPathNode) throws {
+    func encodeValue<T: Encodable>(_ value: T, path: _CodingPathLink) throws {
         if try encodeScalar(value) { return }
         let depth = open.count
         let start = bytes.count
-        let encoder = _ValueEncoder(writer: self, codingPath: codingPath)
+        let encoder = _ValueEncoder(writer: self, path: path)
         do {
             try value.encode(to: encoder)
         } catch {
@@ -177,43 +177,10 @@ internal final class _BinaryEncoder {
     }
 }
 
-/// A coding path as a linked list, built only when an error or a value's
-/// `codingPath` asks for it.
-internal final class _CodingPathNode: Sendable {
-    let parent: _CodingPathNode?
-    let key: (any CodingKey & Sendable)?
-
-    static let root = _CodingPathNode(parent: nil, key: nil)
-
-    init(parent: _CodingPathNode?, key: (any CodingKey & Sendable)?) {
-        self.parent = parent
-        self.key = key
-    }
-
-    var path: [any CodingKey] {
-        var keys: [any CodingKey] = []
-        var node: _CodingPathNode? = self
-        while let current = node, let key = current.key {
-            keys.append(key)
-            node = current.parent
-        }
-        return keys.reversed()
-    }
-}
-
-/// A key made from a string or an index (unkeyed positions, `super`).
-internal struct _AnyCodingKey: CodingKey, Sendable {
-    let stringValue: String
-    let intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue; intValue = nil }
-    init(intValue: Int) { stringValue = "Index \(intValue)"; self.intValue = intValue }
-    init(_ key: some CodingKey) { stringValue = key.stringValue; intValue = key.intValue }
-}
-
 /// The `Encoder` handed to one value's `encode(to:)`.
-internal final class _ValueEncoder: Encoder {
+internal final class _ValueEncoder: Encoder, _CodingPathOwner {
     let writer: _BinaryEncoder
-    let pathNode: _CodingPathNode
+    let path: _CodingPathLink
     /// The container this value made (its id), once it made one.
     private var container: Int?
     private var containerIsObject = false
@@ -230,12 +197,12 @@ internal final class _ValueEncoder: Encoder {
         wroteSingle = true
     }
 
-    init(writer: _BinaryEncoder, codingPath: _CodingPathNode) {
+    init(writer: _BinaryEncoder, path: _CodingPathLink) {
         self.writer = writer
-        self.pathNode = codingPath
+        self.path = path
     }
 
-    var codingPath: [any CodingKey] { pathNode.path }
+    var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func containerID(object: Bool) -> Int {
@@ -259,9 +226,8 @@ internal final class _ValueEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { _Single(encoder: self) }
 
-    func child(_ key: some CodingKey) -> _CodingPathNode {
-        _CodingPathNode(parent: pathNode, key: _AnyCodingKey(key))
-    }
+    func child(_ key: some CodingKey) -> _CodingPathLink { _CodingPathLink(parent: self, key: key) }
+    func child(index: Int) -> _CodingPathLink { _CodingPathLink(parent: self, index: index) }
 
     struct _Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let encoder: _ValueEncoder
@@ -293,7 +259,7 @@ internal final class _ValueEncoder: Encoder {
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try begin(key)
-            try writer.encodeValue(value, codingPath: encoder.child(key))
+            try writer.encodeValue(value, path: encoder.child(key))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
@@ -306,7 +272,7 @@ internal final class _ValueEncoder: Encoder {
             nested(key).unkeyedContainer()
         }
 
-        mutating func superEncoder() -> any Encoder { nested(_AnyCodingKey(stringValue: "super")) }
+        mutating func superEncoder() -> any Encoder { nested(_PatchEncoder._Key(stringValue: "super")) }
         mutating func superEncoder(forKey key: Key) -> any Encoder { nested(key) }
 
         /// An encoder for a value at `key`, written where it stands now.
@@ -320,7 +286,7 @@ internal final class _ValueEncoder: Encoder {
             } else {
                 writer.markOutOfOrder()
             }
-            return _ValueEncoder(writer: writer, codingPath: encoder.child(key))
+            return _ValueEncoder(writer: writer, path: encoder.child(key))
         }
     }
 
@@ -355,7 +321,7 @@ internal final class _ValueEncoder: Encoder {
         mutating func encode<T: Encodable>(_ value: T) throws {
             let index = count
             try begin()
-            try writer.encodeValue(value, codingPath: encoder.child(_AnyCodingKey(intValue: index)))
+            try writer.encodeValue(value, path: encoder.child(index: index))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -369,7 +335,7 @@ internal final class _ValueEncoder: Encoder {
         private mutating func nested() -> _ValueEncoder {
             let index = count
             if (try? begin()) == nil { writer.markOutOfOrder() }
-            return _ValueEncoder(writer: writer, codingPath: encoder.child(_AnyCodingKey(intValue: index)))
+            return _ValueEncoder(writer: writer, path: encoder.child(index: index))
         }
     }
 
@@ -385,7 +351,7 @@ internal final class _ValueEncoder: Encoder {
         mutating func encode(_ value: Int) throws { try encoder.beginSingle(); writer.writeInt(Int64(value)) }
         mutating func encode<T: Encodable>(_ value: T) throws {
             try encoder.beginSingle()
-            try writer.encodeValue(value, codingPath: encoder.pathNode)
+            try writer.encodeValue(value, path: encoder.path)
         }
     }
 }

@@ -131,7 +131,7 @@ import Testing
             _ = try bytes.withUnsafeBytes { try _StateBytes.decode([String: [Other]].self, from: $0) }
             Issue.record("decoded a string as an Int")
         } catch DecodingError.typeMismatch(_, let context) {
-            #expect(context.codingPath.map(\.stringValue) == ["rows", "Index 0", "title"])
+            #expect(context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue } == ["rows", "[0]", "title"])
         }
     }
 
