@@ -53,19 +53,19 @@ extension PersistentState {
             var logged = 0
             var restorable: Data?
             var migrated: Data?
-            var upgrade: Data?? = nil
+            let upgrading = contents.format != _StateDatabase.format
+            var upgradedSnapshot: Data?
             if contents.version == options.version {
                 loaded = try _replay(State.self, contents, path: path)
                 logged = contents.log.count
                 if let history = contents.history, history.sequence == last { restorable = history.entries }
-                if contents.format != _StateDatabase.format {
+                if upgrading {
                     // NB: an older format's JSON snapshot is rewritten in this
                     // version's; a state that does not encode keeps it (the
                     // format is upgraded all the same: the log's next
                     // patches are binary).
-                    let snapshot = try? _StateCoding.encode(loaded)
-                    upgrade = .some(snapshot)
-                    if snapshot != nil { logged = 0 }
+                    upgradedSnapshot = try? _StateCoding.encode(loaded)
+                    if upgradedSnapshot != nil { logged = 0 }
                 }
             } else if let migration = migrations.first(where: { $0.version == contents.version }) {
                 // NB: everything in memory first; the file is written only
@@ -99,8 +99,8 @@ extension PersistentState {
             try owner.renew()
             if let migrated {
                 try database.replace(sequence: last, snapshot: migrated, version: options.version)
-            } else if let upgrade {
-                try database.upgradeFormat(sequence: last, snapshot: upgrade)
+            } else if upgrading {
+                try database.upgradeFormat(sequence: last, snapshot: upgradedSnapshot)
             }
             return _Opened(database: database, loaded: loaded, sequence: last, logged: logged, restorable: restorable)
         } catch {
