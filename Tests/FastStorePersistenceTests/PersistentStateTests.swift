@@ -5,15 +5,6 @@ import Foundation
 import GRDB
 import Testing
 
-/// A fresh folder for one test's files.
-func temporaryDirectory(_ name: String = #function) -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("FastStorePersistenceTests-\(ProcessInfo.processInfo.processIdentifier)")
-        .appendingPathComponent(name.filter { $0.isLetter || $0.isNumber } + "-" + UUID().uuidString)
-    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 typealias S = CrashModel.State
 
 @Suite struct PersistentStateTests {
