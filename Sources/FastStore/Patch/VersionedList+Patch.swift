@@ -88,14 +88,14 @@ extension IdentifiedList: _PatchNode where Element: Encodable, Element.ID: Encod
         let changes = difference(from: old)
         let offsets = changes.offsets
         let unchanged = try _PatchDiff.unchangedSpan(
-            offsets, old: { try Self._plainEntry(old._list._unrecordedElement(at: $0).element) },
-            new: { try Self._plainEntry(_list._unrecordedElement(at: $0).element) })
+            offsets, old: { try Self._plainEntry(old._list._unrecordedElement(at: $0)) },
+            new: { try Self._plainEntry(_list._unrecordedElement(at: $0)) })
         if let unchanged {
             // NB: outside the span, kept elements sit at the same positions.
             for (k, id) in changes.updated.enumerated() where !unchanged.contains(offsets.updated[k]) {
                 try _PatchDiff.diff(
-                    old._list._unrecordedElement(at: offsets.updatedInOlder[k]).element,
-                    _list._unrecordedElement(at: offsets.updated[k]).element,
+                    old._list._unrecordedElement(at: offsets.updatedInOlder[k]),
+                    _list._unrecordedElement(at: offsets.updated[k]),
                     at: path.appending(.id(try _plainValue(id))), into: &operations)
             }
             return true
@@ -108,16 +108,16 @@ extension IdentifiedList: _PatchNode where Element: Encodable, Element.ID: Encod
             operations.append(.edit(
                 path: path,
                 removed: try zip(offsets.removed, changes.removed).map {
-                    PatchListEntry(offset: $0, id: try _plainValue($1), value: try _plainValue(old._list._unrecordedElement(at: $0).element))
+                    PatchListEntry(offset: $0, id: try _plainValue($1), value: try _plainValue(old._list._unrecordedElement(at: $0)))
                 },
                 inserted: try zip(offsets.inserted, changes.inserted).map {
-                    PatchListEntry(offset: $0, id: try _plainValue($1), value: try _plainValue(_list._unrecordedElement(at: $0).element))
+                    PatchListEntry(offset: $0, id: try _plainValue($1), value: try _plainValue(_list._unrecordedElement(at: $0)))
                 }))
         }
         for (k, id) in changes.updated.enumerated() {
             try _PatchDiff.diff(
-                old._list._unrecordedElement(at: offsets.updatedInOlder[k]).element,
-                _list._unrecordedElement(at: offsets.updated[k]).element,
+                old._list._unrecordedElement(at: offsets.updatedInOlder[k]),
+                _list._unrecordedElement(at: offsets.updated[k]),
                 at: path.appending(.id(try _plainValue(id))), into: &operations)
         }
         return true
@@ -162,7 +162,7 @@ extension IdentifiedList: _PatchRebuildable where Element: Codable, Element.ID: 
             let id = try _PatchDecoder.decode(ID.self, from: encodedID)
             // NB: found once, read and written at its position.
             guard let position = list._position(of: id) else { throw PatchError.missingID(path: path) }
-            let element = list._list._unrecordedElement(at: position).element
+            let element = list._list._unrecordedElement(at: position)
             let child = try decoder.child(
                 component, base: _PatchTree.of(element, lazy: true), key: _PatchEncoder._Key(stringValue: "\(encodedID)"))
             let updated = try Element(from: child)

@@ -200,6 +200,29 @@ internal final class _TrackingContext {
         return body()
     }
 
+    /// Calls `body` with the calling thread's versioned reads neither
+    /// recorded nor observed: the library's own reads to find an element
+    /// (an `IdentifiedList` comparing ids in a leaf), which are not the
+    /// caller's reads.
+    ///
+    /// - Complexity: O(1) besides `body`.
+    @inlinable @inline(__always)
+    static func _withReadsUnrecorded<R>(_ body: () -> R) -> R {
+        guard let raw = _raw else { return body() }
+        return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+            let recorder = context._recorder
+            let observes = context.observesReads
+            if recorder == nil && !observes { return body() }
+            context._recorder = nil
+            context.observesReads = false
+            defer {
+                context._recorder = recorder
+                context.observesReads = observes
+            }
+            return body()
+        }
+    }
+
     /// The recycler installed on the calling thread, unretained, if any.
     @inlinable
     static var _recycler: Unmanaged<_NodeRecycler>? {

@@ -78,7 +78,13 @@ struct IdentifiedListTests {
                 let i = Int.random(in: 0 ..< n, using: &rng)
                 var row = model.values[i]
                 row.value = Int.random(in: 0 ..< 100, using: &rng)
-                list[id: row.id] = row
+                if Bool.random(using: &rng) {
+                    list[id: row.id] = row
+                } else {
+                    // In place (`_modify`): the element leaves its leaf and
+                    // goes back, which may rebalance or split leaves.
+                    list[id: row.id]?.value = row.value
+                }
                 model.set(row, at: i)
             case 85 ..< 87:
                 let k = Int.random(in: 2 ... 9, using: &rng)
@@ -131,6 +137,36 @@ struct IdentifiedListTests {
         let changes = list.difference(from: older)
         #expect(changes.offsets.inserted == Array(5_000 ..< 7_000))
         #expect(changes.removed.isEmpty && changes.updated.isEmpty, "relabeling is not an update")
+    }
+
+    /// Leaf labels at the ends (no neighbour bounds the gap on one side),
+    /// and in-place writes of the first element of every leaf, which an
+    /// insertion at a leaf boundary puts back at the end of the leaf
+    /// before: every id stays findable, checked against the positions.
+    @Test func leafLabelsAtTheEndsAndWritesAtLeafStarts() {
+        var list = IdentifiedList((0 ..< 2_000).map { Row(id: $0, value: 0) })
+        for k in 0 ..< 1_500 {
+            list.insert(Row(id: -1 - k, value: 0), at: 0)
+            list.append(Row(id: 10_000 + k, value: 0))
+        }
+        var expected = (0 ..< 1_500).reversed().map { -1 - $0 } + Array(0 ..< 2_000) + (0 ..< 1_500).map { 10_000 + $0 }
+        #expect(list.ids == expected)
+        for (position, id) in expected.enumerated() where position % 7 == 0 {
+            #expect(list.index(id: id) == position, "id \(id)")
+        }
+        for id in expected where id % 3 == 0 { list[id: id]?.value = 1 }
+        for id in expected where id % 5 == 0 { list[id: id] = nil }
+        expected.removeAll { $0 % 5 == 0 }
+        #if FASTSTORE_INTERNAL_CHECKS
+        list._invariantCheck()
+        #endif
+        #expect(list.ids == expected)
+        for (position, id) in expected.enumerated() {
+            guard list.index(id: id) == position, list[id: id]?.value == (id % 3 == 0 ? 1 : 0) else {
+                Issue.record("id \(id) at \(String(describing: list.index(id: id))), expected \(position)")
+                return
+            }
+        }
     }
 
     @Test func moveIsARemovalAndAnInsertion() {

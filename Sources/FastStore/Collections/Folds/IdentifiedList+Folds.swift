@@ -1,17 +1,5 @@
-// Attached folds of an identified list: its entries' list keeps a summary
-// of the elements (the labels are bookkeeping and not summarized).
-
-/// The summary `S` over an identified list's entries: `S` of their elements.
-@usableFromInline
-internal enum _EntrySummary<S: ListSummary>: ListSummary {
-    @usableFromInline typealias Element = _IdentifiedEntry<S.Element>
-    @inlinable static var identity: S.Value { S.identity }
-    @inlinable static func summarize(_ entry: _IdentifiedEntry<S.Element>) -> S.Value { S.summarize(entry.element) }
-    @inlinable static func combine(_ a: S.Value, _ b: S.Value) -> S.Value { S.combine(a, b) }
-    // NB: `S`'s witness, specialized for `S` where it conforms; this
-    // type's own default would be compiled generically here.
-    @inlinable static func _foldKernels() -> AnyObject { S._identifiedFoldKernels() }
-}
+// Attached folds of an identified list: its list of elements keeps them
+// (see `VersionedList+Folds.swift`).
 
 extension IdentifiedList {
     /// A list of `elements` with the folds `summaries` attached (see
@@ -42,19 +30,19 @@ extension IdentifiedList {
     /// - Complexity: O(n) summaries, once.
     @inlinable
     public mutating func attach<S: ListSummary>(_ summary: S.Type) where S.Element == Element {
-        _list._attach(_EntrySummary<S>.self)
+        _list._attach(S.self)
     }
 
     /// Removes the fold `summary`, if attached.
     @inlinable
     public mutating func detach<S: ListSummary>(_ summary: S.Type) where S.Element == Element {
-        _list._detach(_EntrySummary<S>.self)
+        _list._detach(S.self)
     }
 
     /// Whether the fold `summary` is attached. Records nothing.
     @inlinable
     public func isAttached<S: ListSummary>(_ summary: S.Type) -> Bool where S.Element == Element {
-        _list.isAttached(_EntrySummary<S>.self)
+        _list.isAttached(S.self)
     }
 
     /// The summary `S` of all the elements, in list order. Records a read of
@@ -64,6 +52,6 @@ extension IdentifiedList {
     @inlinable
     public func fold<S: ListSummary>(_ summary: S.Type) -> S.Value where S.Element == Element {
         _Tracking.recordWholeRead(_list._nodeID)
-        return _list._fold(_EntrySummary<S>.self)
+        return _list._fold(S.self)
     }
 }

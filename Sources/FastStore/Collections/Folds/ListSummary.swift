@@ -42,10 +42,6 @@ public protocol ListSummary<Element> {
     /// conformance is declared. Do not implement: the default is the only
     /// correct one.
     static func _foldKernels() -> AnyObject
-
-    /// The same loops over an ``IdentifiedList``'s entries. Do not
-    /// implement.
-    static func _identifiedFoldKernels() -> AnyObject
 }
 
 extension ListSummary {
@@ -55,9 +51,6 @@ extension ListSummary {
     // existential (`init(_:folds:)`).
     @inlinable
     public static func _foldKernels() -> AnyObject { _SummaryKernels<Self>() }
-
-    @inlinable
-    public static func _identifiedFoldKernels() -> AnyObject { _SummaryKernels<_EntrySummary<Self>>() }
 
     /// The summary of `elements`, computed from scratch.
     ///

@@ -4,8 +4,7 @@ extension IdentifiedList {
     /// - Complexity: O(log n) levels.
     @inlinable
     internal func _position(of id: ID) -> Int? {
-        guard let label = _labels.label(for: id) else { return nil }
-        return _list._position(ofLabel: label)
+        _locate(id)?.position
     }
 
     /// The element with `id`, or nil. Setting an element updates it in place
@@ -21,7 +20,7 @@ extension IdentifiedList {
         get {
             _Tracking.recordElementRead(_list._nodeID, id)
             guard let position = _position(of: id) else { return nil }
-            return _list._unrecordedElement(at: position).element
+            return _list._unrecordedElement(at: position)
         }
         set {
             guard let newValue else {
@@ -37,7 +36,7 @@ extension IdentifiedList {
             }
         }
         _modify {
-            guard let position = _position(of: id) else {
+            guard let (position, offset) = _locate(id) else {
                 var element: Element? = nil
                 // NB: in a `defer`, so that an element set before the
                 // caller throws is kept, as `Dictionary` keeps it.
@@ -51,22 +50,30 @@ extension IdentifiedList {
                 yield &element
                 return
             }
-            // NB: the entry is moved out of the tree (not copied), so a
+            // NB: the element is moved out of the tree (not copied), so a
             // mutation through the element (`list[id: x]?.tags.append(t)`)
             // finds its storage unique; it goes back at the same position,
-            // with its identity and label, as one write of the id.
+            // with its identity, as one write of the id.
             let old = _version
             let new = VersionStamp.next()
             let slot = _list._slot(at: position)
-            let label = _label(at: position)
             _list._makeRootUnique(stamp: new)
-            var element: Element? = _list._remove(at: position, stamp: new).element
+            var removalMoved = false
+            var element: Element? = _list._remove(at: position, stamp: new, leavesMoved: &removalMoved)
+            if removalMoved, _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
             defer {
                 if let element {
                     _usagePrecondition(
                         element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
-                    _list._insert(
-                        _IdentifiedEntry(label: label, element: element), slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new)
+                    let insertionMoved = _list._insert(
+                        element, slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new)
+                    // NB: an element goes back into the leaf it came from
+                    // unless leaves moved elements, or it was the first of
+                    // its leaf and not of the list (an insertion at a leaf
+                    // boundary goes to the end of the leaf before).
+                    if removalMoved || insertionMoved || (offset == 0 && position > 0) {
+                        _fileInsertion(of: id, at: position, leavesMoved: insertionMoved, stamp: new)
+                    }
                     // Back at its position under its id: its value alone
                     // may have changed.
                     _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: _version, id)
@@ -75,6 +82,7 @@ extension IdentifiedList {
                     _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
                 }
                 _list._checkAfterWrite()
+                _checkAfterWrite()
             }
             yield &element
         }
@@ -89,7 +97,7 @@ extension IdentifiedList {
         _list._makeRootUnique(stamp: new)
         let (leaf, offset) = _list._uniqueLeaf(containing: position, stamp: new)
         leaf.setWritten(offset, stamp: new.rawValue)
-        leaf.elements[offset].element = element
+        leaf.elements[offset] = element
         _list._endElementWrite(at: position)
         _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: new, element.id)
         _list._checkAfterWrite()
@@ -129,9 +137,9 @@ extension IdentifiedList {
             guard let base = buffer.baseAddress else { return }
             var written = 0
             _list._forEachLeaf { leaf in
-                for entry in leaf.elements {
+                for element in leaf.elements {
                     precondition(written < count, "IdentifiedList: more elements than its count")
-                    (base + written).initialize(to: entry.element.id)
+                    (base + written).initialize(to: element.id)
                     written += 1
                 }
             }
@@ -150,15 +158,13 @@ extension IdentifiedList {
         let id = element.id
         _usagePrecondition(_labels.label(for: id) == nil, "IdentifiedList: duplicate id \(id)")
         let old = _version
-        let label = _freeLabel(forInsertionAt: position)
         let new = VersionStamp.next()
         _list._makeRootUnique(stamp: new)
-        _list._insert(
-            _IdentifiedEntry(label: label, element: element), slot: _ListSlot(fresh: new.rawValue),
-            at: position, stamp: new)
-        _labels.setLabel(label, for: id)
+        let moved = _list._insert(element, slot: _ListSlot(fresh: new.rawValue), at: position, stamp: new)
+        _fileInsertion(of: id, at: position, leavesMoved: moved, stamp: new)
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
         _list._checkAfterWrite()
+        _checkAfterWrite()
     }
 
     /// Appends `element`. Journals its id.
@@ -195,10 +201,13 @@ extension IdentifiedList {
         let old = _version
         let new = VersionStamp.next()
         _list._makeRootUnique(stamp: new)
-        let element = _list._remove(at: position, stamp: new).element
+        var moved = false
+        let element = _list._remove(at: position, stamp: new, leavesMoved: &moved)
         _labels.removeLabel(for: element.id)
+        if moved, _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, element.id)
         _list._checkAfterWrite()
+        _checkAfterWrite()
         return element
     }
 
@@ -233,15 +242,17 @@ extension IdentifiedList {
         let old = _version
         let new = VersionStamp.next()
         _list._makeRootUnique(stamp: new)
-        var entry = _list._remove(at: source, stamp: new)
-        entry.label = _freeLabel(forInsertionAt: destination)
+        var removalMoved = false
+        let element = _list._remove(at: source, stamp: new, leavesMoved: &removalMoved)
+        if removalMoved { _refile(around: Swift.min(source, n &- 2), stamp: new) }
         let stamp = VersionStamp.next()
         _list._makeRootUnique(stamp: stamp)
-        _list._insert(entry, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
-        _labels.setLabel(entry.label, for: entry.element.id)
+        let moved = _list._insert(element, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
+        _fileInsertion(of: element.id, at: destination, leavesMoved: moved, stamp: stamp)
         // NB: every id keeps its element: only the order changed.
         _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .order)
         _list._checkAfterWrite()
+        _checkAfterWrite()
     }
 
     /// Removes the elements that satisfy `shouldBeRemoved`, keeping the
@@ -267,8 +278,8 @@ extension IdentifiedList {
         var kept = ContiguousArray<Element>()
         var slots = ContiguousArray<_ListSlot>()
         try _list._forEachLeaf { leaf in
-            for i in 0 ..< leaf.count where try !shouldBeRemoved(leaf.elements[i].element) {
-                kept.append(leaf.elements[i].element)
+            for i in 0 ..< leaf.count where try !shouldBeRemoved(leaf.elements[i]) {
+                kept.append(leaf.elements[i])
                 slots.append(leaf.slot(i))
             }
         }
@@ -321,7 +332,7 @@ extension IdentifiedList {
         var elements = ContiguousArray<Element>()
         elements.reserveCapacity(_list._count)
         _list._forEachLeaf { leaf in
-            for entry in leaf.elements { elements.append(entry.element) }
+            for element in leaf.elements { elements.append(element) }
         }
         try elements.sort(by: areInIncreasingOrder)
         _rebuild(elements, slots: nil)

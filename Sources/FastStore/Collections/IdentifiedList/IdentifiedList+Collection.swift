@@ -47,7 +47,7 @@ extension IdentifiedList: RandomAccessCollection {
     public subscript(position: Int) -> Element {
         _usagePrecondition(position >= 0 && position < _list._count, "Index out of range")
         _Tracking.recordWholeRead(_list._nodeID)
-        return _list._unrecordedElement(at: position).element
+        return _list._unrecordedElement(at: position)
     }
 
     /// Iterates the elements leaf by leaf. Records a read of the whole list.
@@ -59,12 +59,11 @@ extension IdentifiedList: RandomAccessCollection {
 
     /// An iterator over an identified list's elements.
     public struct Iterator: IteratorProtocol {
-        @usableFromInline var base: VersionedList<_IdentifiedEntry<Element>>.Iterator
-        @inlinable init(base: VersionedList<_IdentifiedEntry<Element>>.Iterator) { self.base = base }
-        /// NB: reads the element in place, as the list's iterator reads its
-        /// entries (see `VersionedList.Iterator.next()`), rather than copying
-        /// the entry out and then its element: the caller's loop stays the
-        /// list's per-leaf loop.
+        @usableFromInline var base: VersionedList<Element>.Iterator
+        @inlinable init(base: VersionedList<Element>.Iterator) { self.base = base }
+        /// NB: the list's own per-leaf loop (see
+        /// `VersionedList.Iterator.next()`), written out so that the
+        /// caller's loop is specialized and inlined with it.
         @inlinable @inline(__always)
         public mutating func next() -> Element? {
             if base._cursor == base._end {
@@ -72,7 +71,7 @@ extension IdentifiedList: RandomAccessCollection {
             }
             let cursor = base._cursor.unsafelyUnwrapped
             base._cursor = cursor + 1
-            return cursor.pointee.element
+            return cursor.pointee
         }
     }
 }

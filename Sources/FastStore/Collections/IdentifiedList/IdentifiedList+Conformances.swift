@@ -32,7 +32,7 @@ extension IdentifiedList: Encodable where Element: Encodable {
         if _patchEncodeNode(self, to: encoder) { return }
         var container = encoder.unkeyedContainer()
         try _list._forEachLeaf { leaf in
-            for entry in leaf.elements { try container.encode(entry.element) }
+            for element in leaf.elements { try container.encode(element) }
         }
     }
 }
@@ -75,13 +75,13 @@ extension IdentifiedList: CustomStringConvertible, CustomDebugStringConvertible 
         var result = "["
         var first = true
         _list._forEachLeaf { leaf in
-            for entry in leaf.elements {
+            for element in leaf.elements {
                 if !first { result += ", " }
                 first = false
                 if debug {
-                    debugPrint(entry.element, terminator: "", to: &result)
+                    debugPrint(element, terminator: "", to: &result)
                 } else {
-                    print(entry.element, terminator: "", to: &result)
+                    print(element, terminator: "", to: &result)
                 }
             }
         }
@@ -91,8 +91,9 @@ extension IdentifiedList: CustomStringConvertible, CustomDebugStringConvertible 
 
 #if FASTSTORE_INTERNAL_CHECKS
 extension IdentifiedList {
-    /// Checks both trees, that labels increase along the list, and that the
-    /// id→label map holds exactly the elements' ids and labels.
+    /// Checks both trees, that leaf labels increase along the list, and
+    /// that the id→label map holds exactly the elements' ids, each with its
+    /// leaf's label.
     ///
     /// - Complexity: O(n log n).
     @usableFromInline
@@ -102,11 +103,13 @@ extension IdentifiedList {
         precondition(_labels.count == _list._count, "IdentifiedList: \(_labels.count) ids for \(_list._count) elements")
         var previous: UInt64? = nil
         _list._forEachLeaf { leaf in
-            for entry in leaf.elements {
-                if let previous { precondition(entry.label > previous, "IdentifiedList: labels out of order") }
-                previous = entry.label
-                precondition(_labels.label(for: entry.element.id) == entry.label,
-                             "IdentifiedList: id \(entry.element.id) maps to the wrong label")
+            guard leaf.width > 0 else { return }
+            if let previous { precondition(leaf.label > previous, "IdentifiedList: leaf labels out of order") }
+            precondition(leaf.label != 0, "IdentifiedList: a leaf not labelled")
+            previous = leaf.label
+            for element in leaf.elements {
+                precondition(_labels.label(for: element.id) == leaf.label,
+                             "IdentifiedList: id \(element.id) maps to the wrong label")
             }
         }
     }
@@ -120,7 +123,7 @@ extension IdentifiedList: CustomReflectable {
         _Tracking.recordWholeRead(_list._nodeID)
         var elements: [Element] = []
         elements.reserveCapacity(_list._count)
-        _list._forEachLeaf { leaf in for entry in leaf.elements { elements.append(entry.element) } }
+        _list._forEachLeaf { leaf in for element in leaf.elements { elements.append(element) } }
         return Mirror(self, unlabeledChildren: elements, displayStyle: .collection)
     }
 }

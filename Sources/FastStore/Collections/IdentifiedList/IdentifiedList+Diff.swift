@@ -61,7 +61,7 @@ extension IdentifiedList {
             while i < oldIDs.count && j < newIDs.count {
                 if r < changes.removed.count && changes.removed[r] == i { i += 1; r += 1; continue }
                 if s < changes.inserted.count && changes.inserted[s] == j { j += 1; s += 1; continue }
-                if isUpdated(older._list._unrecordedElement(at: i).element, _list._unrecordedElement(at: j).element) {
+                if isUpdated(older._list._unrecordedElement(at: i), _list._unrecordedElement(at: j)) {
                     changes.updated.append(j)
                     changes.updatedInOlder.append(i)
                 }
@@ -72,9 +72,9 @@ extension IdentifiedList {
         }
         return IdentifiedListChanges(
             offsets: offsets,
-            removed: offsets.removed.map { older._list._unrecordedElement(at: $0).element.id },
-            inserted: offsets.inserted.map { _list._unrecordedElement(at: $0).element.id },
-            updated: offsets.updated.map { _list._unrecordedElement(at: $0).element.id })
+            removed: offsets.removed.map { older._list._unrecordedElement(at: $0).id },
+            inserted: offsets.inserted.map { _list._unrecordedElement(at: $0).id },
+            updated: offsets.updated.map { _list._unrecordedElement(at: $0).id })
     }
 }
 

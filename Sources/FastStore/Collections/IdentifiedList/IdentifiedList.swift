@@ -2,10 +2,12 @@
 /// random access by position, lookup by id, unique ids, stored as persistent
 /// trees with a version stamp per node.
 ///
-/// Positions live in a ``VersionedList`` of the elements, each with an order
-/// label; an id index (a hash trie with buckets for leaves, no stamps)
-/// maps each id to its label. Finding an id is an index lookup then a
-/// descent by label: O(log n) levels, no scan.
+/// Positions live in a ``VersionedList`` of the elements, whose leaves carry
+/// order labels (increasing along the list); an id index (a hash trie with
+/// buckets for leaves, no stamps) maps each id to the label of the leaf
+/// holding its element. Finding an id is an index lookup, a descent by
+/// label (O(log n) levels), then a scan of one leaf: no bookkeeping per
+/// element beyond its index entry.
 ///
 /// For FastStore's consumers: reading by id records that id; reading by
 /// position, count, iteration, comparison or description records the whole
@@ -14,7 +16,7 @@
 public struct IdentifiedList<Element: Identifiable> {
     public typealias ID = Element.ID
 
-    @usableFromInline var _list: VersionedList<_IdentifiedEntry<Element>>
+    @usableFromInline var _list: VersionedList<Element>
     @usableFromInline var _labels: _IdentityIndex<ID>
 
     /// An empty list with a new identity.
@@ -51,7 +53,7 @@ extension IdentifiedList: VersionedValue {
 
     /// Calls `body` with each element (for the tracking layer).
     @inlinable public func _forEachTrackedChild(_ body: (Any) -> Void) {
-        _list._forEachLeaf { leaf in for entry in leaf.elements { body(entry.element) } }
+        _list._forEachLeaf { leaf in for element in leaf.elements { body(element) } }
     }
 }
 
@@ -60,17 +62,15 @@ extension IdentifiedList: @unchecked Sendable where Element: Sendable, ID: Senda
 // MARK: Labels
 
 extension IdentifiedList {
-    /// Spacing between labels assigned at the ends and on rebuilds.
+    /// Spacing between leaf labels assigned at the ends and on rebuilds.
     @inlinable static var _labelStep: UInt64 { 1 &<< 32 }
-    /// The label of the first element of a rebuilt list.
+    /// The label of the first leaf of a rebuilt list.
     @inlinable static var _firstLabel: UInt64 { 1 &<< 62 }
 
     /// Replaces the contents with `elements` (keeping their slots when given,
     /// fresh identities otherwise), relabeling everything.
     ///
-    /// - Complexity: O(n). `elements` is read twice, in order (its ids for
-    ///   the index, then its elements into the list's leaves), with no
-    ///   array of labelled entries between.
+    /// - Complexity: O(n).
     @inlinable
     internal mutating func _rebuild(_ elements: ContiguousArray<Element>, slots: ContiguousArray<_ListSlot>?) {
         elements.withUnsafeBufferPointer { _rebuild($0, slots: slots) }
@@ -90,117 +90,234 @@ extension IdentifiedList {
 
     /// ``_rebuild(_:slots:)``, or, when two elements have the same id, that
     /// id (the list left as it was).
+    ///
+    /// - Complexity: O(n): the leaves are built, labelled in order, then
+    ///   the index is built from their widths, with no array of labels.
     @inlinable
     internal mutating func _rebuildUnlessDuplicate(_ elements: UnsafeBufferPointer<Element>, slots: ContiguousArray<_ListSlot>?) -> ID? {
         let stamp = VersionStamp.next()
         let n = elements.count
-        let step = n < (1 << 20) ? Self._labelStep : UInt64.max / UInt64(n + 2) / 2
-        let labelled = _LabelledElements(elements, first: Self._firstLabel, step: step)
+        let root = slots.map { _ListNode.build(ContiguousArray(elements), slots: $0, stamp: stamp) }
+            ?? _ListNode.build(elements, stamp: stamp)
+        var widths = ContiguousArray<Int>()
+        root.forEachLeaf { widths.append($0.width) }
+        let (first, step) = Self._labels(forLeaves: widths.count)
+        var label = first
+        root.forEachLeaf { leaf in
+            leaf.label = label
+            label &+= step
+        }
         var duplicate: ID? = nil
+        var leaf = 0, left = widths.first ?? 0
+        label = first
         let index = _IdentityIndex<ID>.build(count: n, duplicate: &duplicate) { k in
-            _IdentityEntry(id: labelled.base[k].id, label: labelled.label(k))
+            // NB: called for k = 0, 1, ... in order.
+            while left == 0 {
+                leaf &+= 1
+                left = widths[leaf]
+                label &+= step
+            }
+            left &-= 1
+            return _IdentityEntry(id: elements[k].id, label: label)
         }
         guard let index else { return duplicate }
         _labels = index
-        let root = slots.map { _ListNode.build(ContiguousArray(labelled), slots: $0, stamp: stamp) }
-            ?? _ListNode.build(labelled, stamp: stamp)
         _list._replaceTree(root)
-        _list._checkAfterWrite()
-        _labels._checkAfterWrite()
+        _checkAfterWrite()
         return nil
     }
 
-    /// The label of the entry at `position`.
+    /// The first label and the spacing of the labels of `leaves` leaves
+    /// rebuilt at once.
     @inlinable
-    internal func _label(at position: Int) -> UInt64 { _list._unrecordedElement(at: position).label }
-
-    /// A free label for an insertion at `position`, relabeling neighbours
-    /// when the gap there is used up.
-    ///
-    /// - Complexity: O(log n) amortized; a relabel of w neighbours costs
-    ///   O(w log n).
-    @inlinable
-    internal mutating func _freeLabel(forInsertionAt position: Int) -> UInt64 {
-        let n = _list._count
-        if n == 0 { return Self._firstLabel }
-        let step = Self._labelStep
-        let prev: UInt64 = position > 0 ? _label(at: position - 1) : 0
-        let next: UInt64 = position < n ? _label(at: position) : .max
-        if position == n, prev < UInt64.max - 2 * step { return prev + step }
-        if position == 0, next > 2 * step { return next - step }
-        if next - prev >= 2 { return prev + (next - prev) / 2 }
-        _relabel(around: position)
-        let p: UInt64 = position > 0 ? _label(at: position - 1) : 0
-        let q: UInt64 = position < n ? _label(at: position) : .max
-        precondition(q - p >= 2, "IdentifiedList: relabeling failed")
-        return p + (q - p) / 2
+    static func _labels(forLeaves leaves: Int) -> (first: UInt64, step: UInt64) {
+        if leaves < (1 << 20) { return (_firstLabel, _labelStep) }
+        let step = UInt64.max / UInt64(leaves + 2)
+        return (step, step)
     }
 
-    /// Spreads the labels of a window of entries around `position` evenly
-    /// over the label range the window spans, doubling the window until
-    /// that leaves a gap of at least 1,024 between labels.
+    /// The position of the element with `id` and its offset in its leaf,
+    /// if any.
+    ///
+    /// - Complexity: O(log n) levels, then a scan of one leaf.
     @inlinable
-    internal mutating func _relabel(around position: Int) {
-        let n = _list._count
-        var width = 32
-        while true {
-            let lower = Swift.max(0, position - width / 2)
-            let upper = Swift.min(n, lower + width)
-            let lo: UInt64 = lower > 0 ? _label(at: lower - 1) : 0
-            let hi: UInt64 = upper < n ? _label(at: upper) : .max
-            let gap = (hi - lo) / UInt64(upper - lower + 2)
-            if gap >= 1024 || (lower == 0 && upper == n) {
-                precondition(gap >= 2, "IdentifiedList: label space exhausted")
-                let stamp = VersionStamp.next()
-                _list._makeRootUnique(stamp: stamp)
-                var label = lo
-                for p in lower ..< upper {
-                    label += gap
-                    // NB: a relabel is bookkeeping, not a write of the
-                    // element: its slot's write stamp is left alone.
-                    let (leaf, offset) = _list._uniqueLeaf(containing: p, stamp: stamp)
-                    leaf.elements[offset].label = label
-                    _labels.setLabel(label, for: leaf.elements[offset].element.id, check: false)
-                }
-                _list._checkAfterWrite()
-                _labels._checkAfterWrite()
+    internal func _locate(_ id: ID) -> (position: Int, offset: Int)? {
+        guard let label = _labels.label(for: id) else { return nil }
+        // NB: the ids compared in the leaf are the list's own reads, not
+        // the caller's (an element type that tracks its reads, such as
+        // `Versioned`, would otherwise record a read of each element
+        // before the one found).
+        return _TrackingContext._withReadsUnrecorded { _list._locate(id, inLeafLabelled: label) }
+    }
+
+    /// Files the id of the element just inserted at `position` under its
+    /// leaf's label; when the insertion split a leaf (`leavesMoved`) or the
+    /// leaf is not labelled yet, refiles the leaves around it instead.
+    ///
+    /// - Complexity: O(log n), plus O(leaf × log n) after a split.
+    @inlinable
+    internal mutating func _fileInsertion(of id: ID, at position: Int, leavesMoved: Bool, stamp: VersionStamp) {
+        if !leavesMoved {
+            let label = _list._leaf(containing: position).label
+            if label != 0 {
+                _labels.setLabel(label, for: id, check: false)
                 return
             }
-            width *= 2
+        }
+        _refile(around: position, stamp: stamp)
+    }
+
+    /// After a split or a rebalance of leaves around `position` (a valid
+    /// position): gives every leaf there a label that keeps labels
+    /// increasing (relabeling a wider window when the gap is used up), and
+    /// files each of their elements' ids under its leaf's label.
+    ///
+    /// The leaves whose elements may have moved are the one holding
+    /// `position` and its neighbours: a split leaves its two halves side
+    /// by side, a rebalance moves elements between two neighbours, and
+    /// one of them holds `position`.
+    ///
+    /// - Complexity: O(3 leaves × log n) lookups; a relabel of w leaves
+    ///   O(w × leaf × log n), amortized O(log n) per insertion.
+    @inlinable
+    internal mutating func _refile(around position: Int, stamp: VersionStamp) {
+        let n = _list._count
+        let middle = _list._leaf(containing: position)
+        var lower = middle.start
+        var upper = middle.start &+ middle.width
+        if lower > 0 { lower = _list._leaf(containing: lower &- 1).start }
+        if upper < n {
+            let next = _list._leaf(containing: upper)
+            upper = next.start &+ next.width
+        }
+        if _leafLabelsIncrease(lower ..< upper) {
+            _refileElements(lower ..< upper)
+        } else {
+            _relabelLeaves(around: lower ..< upper, stamp: stamp)
         }
     }
-}
 
-/// A buffer's elements with the labels a rebuild gives them, in order: a
-/// sequence that is its own iterator, reading through the buffer's pointer.
-@usableFromInline
-internal struct _LabelledElements<Element: Identifiable>: Sequence, IteratorProtocol {
-    @usableFromInline let base: UnsafePointer<Element>
-    @usableFromInline let count: Int
-    @usableFromInline let first: UInt64
-    @usableFromInline let step: UInt64
-    @usableFromInline var position = 0
-
+    /// Whether the leaves covering `range` (whole leaves) and the leaves
+    /// on either side of it have labels, increasing.
     @inlinable
-    init(_ elements: UnsafeBufferPointer<Element>, first: UInt64, step: UInt64) {
-        // NB: an empty buffer may have no base address; nothing is read then.
-        base = elements.baseAddress ?? UnsafePointer(bitPattern: MemoryLayout<Element>.alignment)!
-        count = elements.count
-        self.first = first
-        self.step = step
+    internal func _leafLabelsIncrease(_ range: Range<Int>) -> Bool {
+        let n = _list._count
+        var position = range.lowerBound > 0 ? range.lowerBound &- 1 : 0
+        let end = Swift.min(range.upperBound &+ 1, n)
+        var previous: UInt64 = 0
+        while position < end {
+            let leaf = _list._leaf(containing: position)
+            if leaf.label <= previous { return false }
+            previous = leaf.label
+            position = leaf.start &+ leaf.width
+        }
+        return true
     }
 
-    /// The label of the `k`th element.
-    @inlinable @inline(__always) func label(_ k: Int) -> UInt64 { first &+ UInt64(k) &* step }
+    /// Files each element's id of the leaves covering `range` under its
+    /// leaf's label (writing only the entries that differ).
+    @inlinable
+    internal mutating func _refileElements(_ range: Range<Int>) {
+        // NB: read from a copy of the list (it is not written meanwhile),
+        // so that the index is written while the list is read.
+        let list = _list
+        _TrackingContext._withReadsUnrecorded { _refileElements(range, of: list) }
+    }
 
-    @inlinable var underestimatedCount: Int { count &- position }
+    /// ``_refileElements(_:)`` reading `list`.
+    @inlinable
+    internal mutating func _refileElements(_ range: Range<Int>, of list: VersionedList<Element>) {
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let leaf = list._leaf(containing: position)
+            list._forEachElement(inLeafContaining: position) { element in
+                let id = element.id
+                if _labels.label(for: id) != leaf.label { _labels.setLabel(leaf.label, for: id, check: false) }
+            }
+            position = leaf.start &+ leaf.width
+        }
+    }
 
-    // NB: forced inline, so that the build's loop, unspecialized as
-    // `init(from:)` runs it, looks the entry's type up once, not per element.
+    /// Spreads new labels over the leaves covering `range` (whole leaves),
+    /// evenly in the gap between the labels of the leaves on either side,
+    /// doubling the window until that leaves a gap of at least 1,024 (or
+    /// the window is the whole list), then refiles their elements.
+    @inlinable
+    internal mutating func _relabelLeaves(around range: Range<Int>, stamp: VersionStamp) {
+        let n = _list._count
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while true {
+            let lo: UInt64 = lower > 0 ? _list._leaf(containing: lower &- 1).label : 0
+            let hi: UInt64? = upper < n ? _list._leaf(containing: upper).label : nil
+            var leaves = 0
+            var position = lower
+            while position < upper {
+                let leaf = _list._leaf(containing: position)
+                leaves &+= 1
+                position = leaf.start &+ leaf.width
+            }
+            let whole = lower == 0 && upper == n
+            // NB: a neighbour not labelled (0) is not a bound: the window
+            // grows over it.
+            var bounded = true
+            if lower > 0 && lo == 0 { bounded = false }
+            if let hi, hi == 0 { bounded = false }
+            var first: UInt64 = 0, step: UInt64 = 0
+            if bounded {
+                let k = UInt64(leaves)
+                if let hi {
+                    if hi > lo {
+                        step = (hi &- lo) / (k &+ 1)
+                        let ends: UInt64 = k &+ 1
+                        if lower == 0, hi / ends >= Self._labelStep {
+                            step = Self._labelStep
+                            first = hi &- k &* step
+                        } else {
+                            first = lo &+ step
+                        }
+                    }
+                } else if lower == 0 {
+                    (first, step) = Self._labels(forLeaves: leaves)
+                } else if (UInt64.max &- lo) / (k &+ 1) >= Self._labelStep as UInt64 {
+                    step = Self._labelStep
+                    first = lo &+ step
+                } else {
+                    step = (UInt64.max &- lo) / (k &+ 1)
+                    first = lo &+ step
+                }
+            }
+            if bounded, step >= 1024 || (whole && step >= 1) {
+                _list._makeRootUnique(stamp: stamp)
+                var label = first
+                position = lower
+                while position < upper {
+                    let leaf = _list._leaf(containing: position)
+                    _list._setLabel(label, ofLeafContaining: position, stamp: stamp)
+                    label &+= step
+                    position = leaf.start &+ leaf.width
+                }
+                _refileElements(lower ..< upper)
+                return
+            }
+            precondition(!whole, "IdentifiedList: label space exhausted")
+            let width = Swift.max(upper &- lower, 1)
+            lower = lower > width ? _list._leaf(containing: lower &- width).start : 0
+            if upper &+ width < n {
+                let leaf = _list._leaf(containing: upper &+ width)
+                upper = leaf.start &+ leaf.width
+            } else {
+                upper = n
+            }
+        }
+    }
+
+    /// Checks the list, the index and their agreement after a write, in
+    /// builds with internal checks (up to 8,192 elements).
     @inlinable @inline(__always)
-    mutating func next() -> _IdentifiedEntry<Element>? {
-        guard position < count else { return nil }
-        defer { position &+= 1 }
-        return _IdentifiedEntry(label: label(position), element: base[position])
+    internal func _checkAfterWrite() {
+        #if FASTSTORE_INTERNAL_CHECKS
+        if _list._count <= 8192 { _invariantCheck() }
+        #endif
     }
 }

@@ -50,11 +50,44 @@ extension VersionedList {
     }
 }
 
+// Leaf labels (for `IdentifiedList`, see `_ListNode+LeafLabels.swift`).
 extension VersionedList {
-    /// The position of the entry labelled `label`, if any (for
-    /// `IdentifiedList`), not recorded.
+    /// The leaf holding `position` (`0 ..< count`): its first position,
+    /// width and label, not recorded.
     @inlinable
-    func _position<E>(ofLabel label: UInt64) -> Int? where Element == _IdentifiedEntry<E> {
-        _root.position(ofLabel: label)
+    func _leaf(containing position: Int) -> (start: Int, width: Int, label: UInt64) {
+        withExtendedLifetime(_root) {
+            let (leaf, start) = _root._leaf(containing: position)
+            return leaf._withUnsafeGuaranteedRef { (start, $0.width, $0.label) }
+        }
+    }
+
+    /// Labels the leaf holding `position`, below a root already made unique
+    /// for the write `stamp`.
+    @inlinable
+    mutating func _setLabel(_ label: UInt64, ofLeafContaining position: Int, stamp: VersionStamp) {
+        _root.setLabel(label, ofLeafContaining: position, stamp: stamp)
+    }
+
+    /// Calls `body` with the elements of the leaf holding `position`, in
+    /// order, not recorded.
+    @inlinable
+    func _forEachElement(inLeafContaining position: Int, _ body: (Element) throws -> Void) rethrows {
+        try withExtendedLifetime(_root) {
+            let (leaf, _) = _root._leaf(containing: position)
+            try leaf._withUnsafeGuaranteedRef { leaf in
+                let elements = leaf._elementsPointer
+                for i in 0 ..< leaf.width { try body(elements[i]) }
+            }
+        }
+    }
+}
+
+extension VersionedList where Element: Identifiable {
+    /// The position of the element with `id` in the leaf labelled `label`,
+    /// and its offset in that leaf, if any, not recorded.
+    @inlinable
+    func _locate(_ id: Element.ID, inLeafLabelled label: UInt64) -> (position: Int, offset: Int)? {
+        _root.locate(id, inLeafLabelled: label)
     }
 }

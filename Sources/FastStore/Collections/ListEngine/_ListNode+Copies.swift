@@ -123,6 +123,7 @@ extension _ListNode {
         }
         node._setWidth(n)
         node.count = count
+        node.label = label
         if moving {
             _setWidth(0)
             node.folds = folds

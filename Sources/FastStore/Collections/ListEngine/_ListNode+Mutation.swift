@@ -78,16 +78,21 @@ extension _ListNode {
     /// Inserts `element` at `index` below this (unique, stamped) node.
     /// Returns the right half when the node overflowed and split.
     @inlinable
-    func insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) -> _ListNode? {
+    ///
+    /// - Parameter leavesMoved: Set when a leaf split, its upper half moved
+    ///   into a new leaf (whose `label` is 0).
+    func insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp, leavesMoved: inout Bool) -> _ListNode? {
         count += 1
         if height == 0 {
             precondition(width < itemCapacity, "VersionedList: insertion into a full leaf")
             _insertElement(element, slot: slot, at: index)
-            return width > Self.leafCapacity ? split(stamp: stamp) : nil
+            guard width > Self.leafCapacity else { return nil }
+            leavesMoved = true
+            return split(stamp: stamp)
         }
         let (k, o) = child(forInsertionAt: index)
         let child = uniqueChild(k, stamp: stamp)
-        if let right = child.insert(element, slot: slot, at: o, stamp: stamp) {
+        if let right = child.insert(element, slot: slot, at: o, stamp: stamp, leavesMoved: &leavesMoved) {
             counts[k] = child.count
             _insertChild(right, count: right.count, at: k + 1)
             if folds != nil {
@@ -131,8 +136,11 @@ extension _ListNode {
 
     /// Removes and returns the element at `index` below this (unique,
     /// stamped) node, rebalancing underfull children.
+    ///
+    /// - Parameter leavesMoved: Set when an underfull leaf was merged with
+    ///   a neighbour or took elements from it.
     @inlinable
-    func remove(at index: Int, stamp: VersionStamp) -> Element {
+    func remove(at index: Int, stamp: VersionStamp, leavesMoved: inout Bool) -> Element {
         count -= 1
         if height == 0 {
             return _removeElement(at: index)
@@ -144,12 +152,15 @@ extension _ListNode {
             // NB: scoped so that no local reference keeps the child shared
             // while `fixUnderflow` tests it for uniqueness.
             let child = uniqueChild(k, stamp: stamp)
-            element = child.remove(at: o, stamp: stamp)
+            element = child.remove(at: o, stamp: stamp, leavesMoved: &leavesMoved)
             underfull = child.width < child.minimum
         }
         if folds != nil { refreshFolds(child: k) }
         counts[k] -= 1
-        if underfull { fixUnderflow(at: k, stamp: stamp) }
+        if underfull {
+            if height == 1 { leavesMoved = true }
+            fixUnderflow(at: k, stamp: stamp)
+        }
         return element
     }
 

@@ -34,14 +34,19 @@ internal struct _ListNodeHeader<Element> {
     /// The number of elements in this subtree.
     @usableFromInline var count: Int
     /// 0 for a leaf.
-    @usableFromInline let height: Int
+    @usableFromInline let height: Int32
+    /// 1 when a leaf holds a slot per element; 0 while its slots are
+    /// implicit (see `slotBase`). Always 1 in branches (unused).
+    @usableFromInline let explicitSlots: Int32
     /// The items held: elements of a leaf, children of a branch.
     @usableFromInline var width: Int
     /// How many items the allocation holds.
     @usableFromInline let capacity: Int
-    /// 1 when a leaf holds a slot per element; 0 while its slots are
-    /// implicit (see `slotBase`). Always 1 in branches (unused).
-    @usableFromInline let explicitSlots: Int
+    /// A leaf's order label, for the collections that find an element by
+    /// its leaf (`IdentifiedList`: labels increase along the list, 0 for
+    /// a leaf not labelled yet); carried by copies and relocations, 0 in a
+    /// new node and unused in branches and plain lists.
+    @usableFromInline var label: UInt64
     /// While a leaf's slots are implicit, slot `i` is
     /// `_ListSlot(fresh: slotBase + i)` (a bulk-built leaf), except the
     /// written element's (see `writtenIndex`).
@@ -63,10 +68,11 @@ internal struct _ListNodeHeader<Element> {
     init(stamp: VersionStamp, height: Int, capacity: Int, explicitSlots: Bool, slotBase: UInt64) {
         self.stamp = stamp
         self.count = 0
-        self.height = height
+        self.height = Int32(truncatingIfNeeded: height)
+        self.explicitSlots = explicitSlots ? 1 : 0
         self.width = 0
         self.capacity = capacity
-        self.explicitSlots = explicitSlots ? 1 : 0
+        self.label = 0
         self.slotBase = slotBase
         self.writtenIndex = -1
         self.writtenStamp = 0
@@ -122,7 +128,7 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
 
     /// 0 for a leaf.
     @inlinable var height: Int {
-        @inline(__always) get { _header.pointee.height }
+        @inline(__always) get { Int(_header.pointee.height) }
     }
 
     /// Items held directly: elements of a leaf, children of a branch.
@@ -133,6 +139,12 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
     /// How many items the node's storage holds.
     @inlinable var itemCapacity: Int {
         @inline(__always) get { _header.pointee.capacity }
+    }
+
+    /// See `_ListNodeHeader.label`.
+    @inlinable var label: UInt64 {
+        @inline(__always) get { _header.pointee.label }
+        @inline(__always) set { _header.pointee.label = newValue }
     }
 
     /// See `_ListNodeHeader.slotBase`.

@@ -163,8 +163,10 @@ extension VersionedList {
     }
 
     /// Inserts below a root already made unique for the write `stamp`.
-    @inlinable
-    internal mutating func _insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) {
+    /// Returns whether a leaf split (its upper half moved into a new leaf).
+    @inlinable @discardableResult
+    internal mutating func _insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) -> Bool {
+        var leavesMoved = false
         if _root.height == 0 && _root.width == _root.itemCapacity {
             // A root leaf holds what it was made with: room for more
             // (doubling, up to one past the leaf capacity, where it splits).
@@ -173,7 +175,7 @@ extension VersionedList {
             let grown = _root._relocated(stamp: stamp, capacity: capacity, explicitSlots: true, moving: unique)
             _root = grown
         }
-        if let right = _root.insert(element, slot: slot, at: index, stamp: stamp) {
+        if let right = _root.insert(element, slot: slot, at: index, stamp: stamp, leavesMoved: &leavesMoved) {
             let left = _root
             _root = _ListNode.branch([left, right], height: left.height + 1, stamp: stamp)
             if let folds = left.folds {
@@ -182,12 +184,21 @@ extension VersionedList {
                 _root.adoptFolds(of: folds)
             }
         }
+        return leavesMoved
     }
 
     /// Removes below a root already made unique for the write `stamp`.
     @inlinable
     internal mutating func _remove(at index: Int, stamp: VersionStamp) -> Element {
-        let element = _root.remove(at: index, stamp: stamp)
+        var leavesMoved = false
+        return _remove(at: index, stamp: stamp, leavesMoved: &leavesMoved)
+    }
+
+    /// ``_remove(at:stamp:)``, setting `leavesMoved` when an underfull leaf
+    /// was merged with a neighbour or took elements from it.
+    @inlinable
+    internal mutating func _remove(at index: Int, stamp: VersionStamp, leavesMoved: inout Bool) -> Element {
+        let element = _root.remove(at: index, stamp: stamp, leavesMoved: &leavesMoved)
         if _root.height > 0, _root.children.count == 1 {
             let folds = _root.folds
             _root = _root.children[0]
