@@ -105,10 +105,10 @@ extension IdentifiedList {
         _list._forEachLeaf { leaf in
             guard leaf.width > 0 else { return }
             if let previous { precondition(leaf.label > previous, "IdentifiedList: leaf labels out of order") }
-            precondition(leaf.label != 0, "IdentifiedList: a leaf not labelled")
+            precondition(leaf.label != 0 && leaf.label & Self._hintMask == 0, "IdentifiedList: a leaf not labelled, or labelled off the multiples of 64")
             previous = leaf.label
             for element in leaf.elements {
-                precondition(_labels.label(for: element.id) == leaf.label,
+                precondition(_labels.label(for: element.id).map { $0 & ~Self._hintMask } == leaf.label,
                              "IdentifiedList: id \(element.id) maps to the wrong label")
             }
         }

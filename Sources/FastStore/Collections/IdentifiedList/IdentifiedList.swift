@@ -62,6 +62,19 @@ extension IdentifiedList: @unchecked Sendable where Element: Sendable, ID: Senda
 // MARK: Labels
 
 extension IdentifiedList {
+    /// The low bits of an index entry: the element's offset in its leaf
+    /// when filed (a hint: offsets shift as the leaf is written, and the
+    /// entry is not rewritten for that), under the leaf's label, which is a
+    /// multiple of 64.
+    @inlinable static var _hintMask: UInt64 { 63 }
+
+    /// The index entry of an element at `offset` in the leaf labelled
+    /// `label`.
+    @inlinable @inline(__always)
+    static func _entry(_ label: UInt64, offset: Int) -> UInt64 {
+        label | UInt64(truncatingIfNeeded: Swift.min(offset, 63))
+    }
+
     /// Spacing between leaf labels assigned at the ends and on rebuilds.
     @inlinable static var _labelStep: UInt64 { 1 &<< 32 }
     /// The label of the first leaf of a rebuilt list.
@@ -108,17 +121,17 @@ extension IdentifiedList {
             label &+= step
         }
         var duplicate: ID? = nil
-        var leaf = 0, left = widths.first ?? 0
+        var leaf = 0, offset = 0
         label = first
         let index = _IdentityIndex<ID>.build(count: n, duplicate: &duplicate) { k in
             // NB: called for k = 0, 1, ... in order.
-            while left == 0 {
+            while offset == widths[leaf] {
                 leaf &+= 1
-                left = widths[leaf]
+                offset = 0
                 label &+= step
             }
-            left &-= 1
-            return _IdentityEntry(id: elements[k].id, label: label)
+            offset &+= 1
+            return _IdentityEntry(id: elements[k].id, label: Self._entry(label, offset: offset &- 1))
         }
         guard let index else { return duplicate }
         _labels = index
@@ -132,7 +145,7 @@ extension IdentifiedList {
     @inlinable
     static func _labels(forLeaves leaves: Int) -> (first: UInt64, step: UInt64) {
         if leaves < (1 << 20) { return (_firstLabel, _labelStep) }
-        let step = UInt64.max / UInt64(leaves + 2)
+        let step = UInt64.max / UInt64(leaves + 2) & ~_hintMask
         return (step, step)
     }
 
@@ -142,12 +155,14 @@ extension IdentifiedList {
     /// - Complexity: O(log n) levels, then a scan of one leaf.
     @inlinable
     internal func _locate(_ id: ID) -> (position: Int, offset: Int)? {
-        guard let label = _labels.label(for: id) else { return nil }
+        guard let entry = _labels.label(for: id) else { return nil }
         // NB: the ids compared in the leaf are the list's own reads, not
         // the caller's (an element type that tracks its reads, such as
         // `Versioned`, would otherwise record a read of each element
         // before the one found).
-        return _TrackingContext._withReadsUnrecorded { _list._locate(id, inLeafLabelled: label) }
+        return _TrackingContext._withReadsUnrecorded {
+            _list._locate(id, inLeafLabelled: entry & ~Self._hintMask, hint: Int(truncatingIfNeeded: entry & Self._hintMask))
+        }
     }
 
     /// Files the id of the element just inserted at `position` under its
@@ -158,9 +173,9 @@ extension IdentifiedList {
     @inlinable
     internal mutating func _fileInsertion(of id: ID, at position: Int, leavesMoved: Bool, stamp: VersionStamp) {
         if !leavesMoved {
-            let label = _list._leaf(containing: position).label
-            if label != 0 {
-                _labels.setLabel(label, for: id, check: false)
+            let leaf = _list._leaf(containing: position)
+            if leaf.label != 0 {
+                _labels.setLabel(Self._entry(leaf.label, offset: position &- leaf.start), for: id, check: false)
                 return
             }
         }
@@ -230,9 +245,15 @@ extension IdentifiedList {
         var position = range.lowerBound
         while position < range.upperBound {
             let leaf = list._leaf(containing: position)
+            var offset = 0
             list._forEachElement(inLeafContaining: position) { element in
                 let id = element.id
-                if _labels.label(for: id) != leaf.label { _labels.setLabel(leaf.label, for: id, check: false) }
+                // NB: an entry under the right label keeps its hint.
+                if let entry = _labels.label(for: id), entry & ~Self._hintMask == leaf.label {
+                } else {
+                    _labels.setLabel(Self._entry(leaf.label, offset: offset), for: id, check: false)
+                }
+                offset &+= 1
             }
             position = leaf.start &+ leaf.width
         }
@@ -268,7 +289,7 @@ extension IdentifiedList {
                 let k = UInt64(leaves)
                 if let hi {
                     if hi > lo {
-                        step = (hi &- lo) / (k &+ 1)
+                        step = (hi &- lo) / (k &+ 1) & ~Self._hintMask
                         let ends: UInt64 = k &+ 1
                         if lower == 0, hi / ends >= Self._labelStep {
                             step = Self._labelStep
@@ -283,11 +304,11 @@ extension IdentifiedList {
                     step = Self._labelStep
                     first = lo &+ step
                 } else {
-                    step = (UInt64.max &- lo) / (k &+ 1)
+                    step = (UInt64.max &- lo) / (k &+ 1) & ~Self._hintMask
                     first = lo &+ step
                 }
             }
-            if bounded, step >= 1024 || (whole && step >= 1) {
+            if bounded, step >= 1024 || (whole && step >= 64) {
                 _list._makeRootUnique(stamp: stamp)
                 var label = first
                 position = lower

@@ -98,11 +98,12 @@ extension _ListNode {
 
 extension _ListNode where Element: Identifiable {
     /// The position of the element with `id` in the leaf labelled `label`,
-    /// and its offset in that leaf, if any.
+    /// and its offset in that leaf, if any: the element at `hint` is
+    /// compared first, then the others in order.
     ///
     /// - Complexity: O(log n) levels, then a scan of one leaf.
     @inlinable
-    func locate(_ id: Element.ID, inLeafLabelled label: UInt64) -> (position: Int, offset: Int)? {
+    func locate(_ id: Element.ID, inLeafLabelled label: UInt64, hint: Int) -> (position: Int, offset: Int)? {
         guard count > 0 else { return nil }
         // NB: `self` (the root, held by the caller) keeps the whole walk
         // alive: the nodes are read unretained.
@@ -110,7 +111,9 @@ extension _ListNode where Element: Identifiable {
             guard let (leaf, start) = _leaf(labelled: label) else { return nil }
             return leaf._withUnsafeGuaranteedRef { leaf -> (Int, Int)? in
                 let elements = leaf._elementsPointer
-                for i in 0 ..< leaf.width where elements[i].id == id { return (start &+ i, i) }
+                let width = leaf.width
+                if hint < width, elements[hint].id == id { return (start &+ hint, hint) }
+                for i in 0 ..< width where i != hint && elements[i].id == id { return (start &+ i, i) }
                 return nil
             }
         }

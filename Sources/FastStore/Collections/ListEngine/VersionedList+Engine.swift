@@ -85,9 +85,10 @@ extension VersionedList {
 
 extension VersionedList where Element: Identifiable {
     /// The position of the element with `id` in the leaf labelled `label`,
-    /// and its offset in that leaf, if any, not recorded.
+    /// and its offset in that leaf, if any, not recorded (the element at
+    /// `hint` is compared first).
     @inlinable
-    func _locate(_ id: Element.ID, inLeafLabelled label: UInt64) -> (position: Int, offset: Int)? {
-        _root.locate(id, inLeafLabelled: label)
+    func _locate(_ id: Element.ID, inLeafLabelled label: UInt64, hint: Int) -> (position: Int, offset: Int)? {
+        _root.locate(id, inLeafLabelled: label, hint: hint)
     }
 }
