@@ -65,13 +65,15 @@ extension IdentifiedList {
                 if let element {
                     _usagePrecondition(
                         element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
+                    // NB: at a boundary between leaves (the element was
+                    // first or last in its leaf), the side it came from:
+                    // it goes back into its leaf, at its offset, and its
+                    // index entry still holds, unless leaves moved
+                    // elements.
                     let insertionMoved = _list._insert(
-                        element, slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new)
-                    // NB: an element goes back into the leaf it came from
-                    // unless leaves moved elements, or it was the first of
-                    // its leaf and not of the list (an insertion at a leaf
-                    // boundary goes to the end of the leaf before).
-                    if removalMoved || insertionMoved || (offset == 0 && position > 0) {
+                        element, slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new,
+                        preferringRight: offset == 0)
+                    if removalMoved || insertionMoved {
                         _fileInsertion(of: id, at: position, leavesMoved: insertionMoved, stamp: new)
                     }
                     // Back at its position under its id: its value alone

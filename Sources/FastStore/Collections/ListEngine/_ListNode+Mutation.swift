@@ -79,9 +79,17 @@ extension _ListNode {
     /// Returns the right half when the node overflowed and split.
     @inlinable
     ///
-    /// - Parameter leavesMoved: Set when a leaf split, its upper half moved
-    ///   into a new leaf (whose `label` is 0).
-    func insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp, leavesMoved: inout Bool) -> _ListNode? {
+    /// - Parameters:
+    ///   - preferringRight: Whether an insertion at a boundary between two
+    ///     leaves goes to the start of the right one (the leaf an element
+    ///     just removed from there came from) rather than the end of the
+    ///     left one.
+    ///   - leavesMoved: Set when a leaf split, its upper half moved into a
+    ///     new leaf (whose `label` is 0).
+    func insert(
+        _ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp,
+        preferringRight: Bool = false, leavesMoved: inout Bool
+    ) -> _ListNode? {
         count += 1
         if height == 0 {
             precondition(width < itemCapacity, "VersionedList: insertion into a full leaf")
@@ -90,9 +98,11 @@ extension _ListNode {
             leavesMoved = true
             return split(stamp: stamp)
         }
-        let (k, o) = child(forInsertionAt: index)
+        let (k, o) = child(forInsertionAt: index, preferringRight: preferringRight)
         let child = uniqueChild(k, stamp: stamp)
-        if let right = child.insert(element, slot: slot, at: o, stamp: stamp, leavesMoved: &leavesMoved) {
+        if let right = child.insert(
+            element, slot: slot, at: o, stamp: stamp, preferringRight: preferringRight, leavesMoved: &leavesMoved
+        ) {
             counts[k] = child.count
             _insertChild(right, count: right.count, at: k + 1)
             if folds != nil {

@@ -302,17 +302,17 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
     }
 
     /// The child an insertion at `index` (`0 ... count`) goes into, and the
-    /// offset in it (an insertion at a child boundary goes to the left child's
-    /// end).
+    /// offset in it: at a child boundary, the left child's end, or with
+    /// `preferringRight` the right child's start.
     @inlinable
-    func child(forInsertionAt index: Int) -> (child: Int, offset: Int) {
+    func child(forInsertionAt index: Int, preferringRight: Bool = false) -> (child: Int, offset: Int) {
         var offset = index
         let last = width - 1
         let counts = _countsPointer
         var k = 0
         while k < last {
             let c = counts[k]
-            if offset <= c { return (k, offset) }
+            if offset < c || (offset == c && !preferringRight) { return (k, offset) }
             offset -= c
             k += 1
         }

@@ -164,8 +164,15 @@ extension VersionedList {
 
     /// Inserts below a root already made unique for the write `stamp`.
     /// Returns whether a leaf split (its upper half moved into a new leaf).
+    ///
+    /// - Parameter preferringRight: At a boundary between two leaves,
+    ///   whether the element goes to the start of the right one (where an
+    ///   element just removed at `index` came from) rather than the end of
+    ///   the left one.
     @inlinable @discardableResult
-    internal mutating func _insert(_ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp) -> Bool {
+    internal mutating func _insert(
+        _ element: Element, slot: _ListSlot, at index: Int, stamp: VersionStamp, preferringRight: Bool = false
+    ) -> Bool {
         var leavesMoved = false
         if _root.height == 0 && _root.width == _root.itemCapacity {
             // A root leaf holds what it was made with: room for more
@@ -175,7 +182,9 @@ extension VersionedList {
             let grown = _root._relocated(stamp: stamp, capacity: capacity, explicitSlots: true, moving: unique)
             _root = grown
         }
-        if let right = _root.insert(element, slot: slot, at: index, stamp: stamp, leavesMoved: &leavesMoved) {
+        if let right = _root.insert(
+            element, slot: slot, at: index, stamp: stamp, preferringRight: preferringRight, leavesMoved: &leavesMoved
+        ) {
             let left = _root
             _root = _ListNode.branch([left, right], height: left.height + 1, stamp: stamp)
             if let folds = left.folds {
