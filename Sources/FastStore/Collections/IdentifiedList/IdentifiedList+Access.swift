@@ -205,9 +205,11 @@ extension IdentifiedList {
         _list._makeRootUnique(stamp: new)
         var moved = false
         let element = _list._remove(at: position, stamp: new, leavesMoved: &moved)
-        _labels.removeLabel(for: element.id)
+        // NB: the removed element's id is the list's own read.
+        let id = _TrackingContext._withReadsUnrecorded { element.id }
+        _labels.removeLabel(for: id)
         if moved, _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
-        _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, element.id)
+        _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
         _list._checkAfterWrite()
         _checkAfterWrite()
         return element
@@ -250,7 +252,7 @@ extension IdentifiedList {
         let stamp = VersionStamp.next()
         _list._makeRootUnique(stamp: stamp)
         let moved = _list._insert(element, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
-        _fileInsertion(of: element.id, at: destination, leavesMoved: moved, stamp: stamp)
+        _fileInsertion(of: _TrackingContext._withReadsUnrecorded { element.id }, at: destination, leavesMoved: moved, stamp: stamp)
         // NB: every id keeps its element: only the order changed.
         _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .order)
         _list._checkAfterWrite()

@@ -338,7 +338,8 @@ extension IdentifiedList {
     @inlinable @inline(__always)
     internal func _checkAfterWrite() {
         #if FASTSTORE_INTERNAL_CHECKS
-        if _list._count <= 8192 { _invariantCheck() }
+        // NB: the check's reads of the ids are not the caller's.
+        if _list._count <= 8192 { _TrackingContext._withReadsUnrecorded { _invariantCheck() } }
         #endif
     }
 }
