@@ -9,11 +9,42 @@ struct Row: Identifiable, Hashable, Codable, Sendable, CustomStringConvertible {
     var description: String { "\(id):\(value)" }
 }
 
+/// A row of the random-operation tests: made from an integer key, with a
+/// value to write.
+protocol ModelRow: Identifiable, Hashable, Sendable, CustomStringConvertible where ID: Comparable & Sendable {
+    init(key: Int, value: Int)
+    var value: Int { get set }
+}
+
+extension Row: ModelRow {
+    init(key: Int, value: Int) { self.init(id: key, value: value) }
+}
+
+/// A row whose id's hash takes 61 values.
+struct CollidingRow: ModelRow {
+    struct ID: Hashable, Comparable, Sendable, CustomStringConvertible {
+        var x: Int
+        static func == (a: Self, b: Self) -> Bool { a.x == b.x }
+        static func < (a: Self, b: Self) -> Bool { a.x < b.x }
+        func hash(into hasher: inout Hasher) { hasher.combine(x % 61) }
+        var description: String { "s\(x)" }
+    }
+
+    var id: ID
+    var value: Int
+    init(key: Int, value: Int) {
+        id = ID(x: key)
+        self.value = value
+    }
+
+    var description: String { "\(id):\(value)" }
+}
+
 @Suite("IdentifiedList")
 struct IdentifiedListTests {
     /// Compares contents; looks up every id when `full`, else every 37th.
-    private func check(
-        _ list: IdentifiedList<Row>, _ model: ListReferenceModel<Row>, _ context: String, full: Bool
+    private func check<R: ModelRow>(
+        _ list: IdentifiedList<R>, _ model: ListReferenceModel<R>, _ context: String, full: Bool
     ) -> Bool {
         #if FASTSTORE_INTERNAL_CHECKS
         if full { list._invariantCheck() }
@@ -33,17 +64,31 @@ struct IdentifiedListTests {
 
     @Test(arguments: [0, 300, 3000])
     func randomOperationsMatchArray(initialCount: Int) {
-        var rng = SeededGenerator.fromEnvironment(fallback: 0x1D5 &+ UInt64(initialCount))
+        randomOperations(Row.self, initialCount: initialCount, fallbackSeed: 0x1D5 &+ UInt64(initialCount))
+    }
+
+    /// The same with ids whose hashes take 61 values: the index files
+    /// several elements under each fragment, a refiled window holds
+    /// several of a fragment, and a lookup tells them apart by comparing
+    /// ids in the list's leaves. (Leaves of the index past its last level
+    /// are `IdentityIndexModelTests`'.)
+    @Test(arguments: [0, 300])
+    func randomOperationsWithSharedFragmentsMatchArray(initialCount: Int) {
+        randomOperations(CollidingRow.self, initialCount: initialCount, fallbackSeed: 0xC07D &+ UInt64(initialCount))
+    }
+
+    private func randomOperations<R: ModelRow>(_: R.Type, initialCount: Int, fallbackSeed: UInt64) {
+        var rng = SeededGenerator.fromEnvironment(fallback: fallbackSeed)
         let seed = rng.seed
         var nextID = 0
-        func newRow() -> Row {
+        func newRow() -> R {
             nextID += 1
-            return Row(id: nextID, value: Int.random(in: 0 ..< 100, using: &rng))
+            return R(key: nextID, value: Int.random(in: 0 ..< 100, using: &rng))
         }
         let initial = (0 ..< initialCount).map { _ in newRow() }
         var list = IdentifiedList(initial)
         var model = ListReferenceModel(initial)
-        var versions: [(IdentifiedList<Row>, ListReferenceModel<Row>)] = [(list, model)]
+        var versions: [(IdentifiedList<R>, ListReferenceModel<R>)] = [(list, model)]
         // A hot spot that forces relabeling: many inserts at one position.
         let hotSpot = initialCount / 2
         for step in 0 ..< 700 {
@@ -104,8 +149,8 @@ struct IdentifiedListTests {
                     model.insert(row, at: to)
                 }
             default:
-                #expect(list.remove(id: -1) == nil)
-                #expect(list[id: -1] == nil)
+                #expect(list.remove(id: R(key: -1, value: 0).id) == nil)
+                #expect(list[id: R(key: -1, value: 0).id] == nil)
             }
             guard check(list, model, context, full: step % 20 == 0) else { return }
             versions.append((list, model))

@@ -36,7 +36,7 @@ extension IdentifiedList {
             }
         }
         _modify {
-            guard let (position, offset) = _locate(id) else {
+            guard let (position, offset, leafLabel) = _locate(id) else {
                 var element: Element? = nil
                 // NB: in a `defer`, so that an element set before the
                 // caller throws is kept, as `Dictionary` keeps it.
@@ -60,7 +60,13 @@ extension IdentifiedList {
             _list._makeRootUnique(stamp: new)
             var removalMoved = false
             var element: Element? = _list._remove(at: position, stamp: new, leavesMoved: &removalMoved)
-            if removalMoved, _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
+            // NB: while leaves are refiled, the element is in neither
+            // tree: its entry goes first.
+            var unfiled = removalMoved
+            if removalMoved {
+                _unfile(id, leafLabel: leafLabel)
+                if _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
+            }
             defer {
                 if let element {
                     _usagePrecondition(
@@ -73,14 +79,16 @@ extension IdentifiedList {
                     let insertionMoved = _list._insert(
                         element, slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new,
                         preferringRight: offset == 0)
-                    if removalMoved || insertionMoved {
-                        _fileInsertion(of: id, at: position, leavesMoved: insertionMoved, stamp: new)
+                    if insertionMoved && !unfiled {
+                        _unfile(id, leafLabel: leafLabel)
+                        unfiled = true
                     }
+                    if unfiled { _fileInsertion(of: id, at: position, leavesMoved: insertionMoved, stamp: new) }
                     // Back at its position under its id: its value alone
                     // may have changed.
                     _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: _version, id)
                 } else {
-                    _labels.removeLabel(for: id)
+                    if !unfiled { _unfile(id, leafLabel: leafLabel) }
                     _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
                 }
                 _list._checkAfterWrite()
@@ -109,7 +117,7 @@ extension IdentifiedList {
     @inlinable
     public func contains(id: ID) -> Bool {
         _Tracking.recordElementRead(_list._nodeID, id)
-        return _labels.label(for: id) != nil
+        return _locate(id) != nil
     }
 
     /// The position of the element with `id`, or nil. Records a read of the
@@ -158,7 +166,7 @@ extension IdentifiedList {
     public mutating func insert(_ element: Element, at position: Int) {
         _usagePrecondition(position >= 0 && position <= _list._count, "Index out of range")
         let id = element.id
-        _usagePrecondition(_labels.label(for: id) == nil, "IdentifiedList: duplicate id \(id)")
+        _usagePrecondition(_locate(id) == nil, "IdentifiedList: duplicate id \(id)")
         let old = _version
         let new = VersionStamp.next()
         _list._makeRootUnique(stamp: new)
@@ -202,12 +210,13 @@ extension IdentifiedList {
     internal mutating func _remove(at position: Int) -> Element {
         let old = _version
         let new = VersionStamp.next()
+        let leafLabel = _list._leaf(containing: position).label
         _list._makeRootUnique(stamp: new)
         var moved = false
         let element = _list._remove(at: position, stamp: new, leavesMoved: &moved)
         // NB: the removed element's id is the list's own read.
         let id = _TrackingContext._withReadsUnrecorded { element.id }
-        _labels.removeLabel(for: id)
+        _unfile(id, leafLabel: leafLabel)
         if moved, _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
         _list._checkAfterWrite()
@@ -245,14 +254,17 @@ extension IdentifiedList {
         guard source != destination else { return }
         let old = _version
         let new = VersionStamp.next()
+        let leafLabel = _list._leaf(containing: source).label
         _list._makeRootUnique(stamp: new)
         var removalMoved = false
         let element = _list._remove(at: source, stamp: new, leavesMoved: &removalMoved)
+        let id = _TrackingContext._withReadsUnrecorded { element.id }
+        _unfile(id, leafLabel: leafLabel)
         if removalMoved { _refile(around: Swift.min(source, n &- 2), stamp: new) }
         let stamp = VersionStamp.next()
         _list._makeRootUnique(stamp: stamp)
         let moved = _list._insert(element, slot: _ListSlot(fresh: stamp.rawValue), at: destination, stamp: stamp)
-        _fileInsertion(of: _TrackingContext._withReadsUnrecorded { element.id }, at: destination, leavesMoved: moved, stamp: stamp)
+        _fileInsertion(of: id, at: destination, leavesMoved: moved, stamp: stamp)
         // NB: every id keeps its element: only the order changed.
         _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .order)
         _list._checkAfterWrite()

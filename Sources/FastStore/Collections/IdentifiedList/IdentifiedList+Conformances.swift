@@ -91,27 +91,32 @@ extension IdentifiedList: CustomStringConvertible, CustomDebugStringConvertible 
 
 #if FASTSTORE_INTERNAL_CHECKS
 extension IdentifiedList {
-    /// Checks both trees, that leaf labels increase along the list, and
-    /// that the id→label map holds exactly the elements' ids, each with its
-    /// leaf's label.
+    /// Checks both trees, that leaf labels increase along the list (below
+    /// the label limit), and that the index holds exactly one entry per
+    /// element, of its id's fragment and its leaf's label (so a lookup
+    /// finds each id).
     ///
     /// - Complexity: O(n log n).
     @usableFromInline
     internal func _invariantCheck() {
         _list._invariantCheck()
         _labels._invariantCheck()
-        precondition(_labels.count == _list._count, "IdentifiedList: \(_labels.count) ids for \(_list._count) elements")
+        precondition(_labels.count == _list._count, "IdentifiedList: \(_labels.count) entries for \(_list._count) elements")
         var previous: UInt64? = nil
+        var expected: [UInt64] = []
         _list._forEachLeaf { leaf in
             guard leaf.width > 0 else { return }
             if let previous { precondition(leaf.label > previous, "IdentifiedList: leaf labels out of order") }
-            precondition(leaf.label != 0 && leaf.label & Self._hintMask == 0, "IdentifiedList: a leaf not labelled, or labelled off the multiples of 64")
+            precondition(leaf.label != 0 && leaf.label & Self._hintMask == 0 && leaf.label < Self._labelLimit,
+                         "IdentifiedList: a leaf not labelled, or labelled off the multiples of 64 below the limit")
             previous = leaf.label
             for element in leaf.elements {
-                precondition(_labels.label(for: element.id).map { $0 & ~Self._hintMask } == leaf.label,
-                             "IdentifiedList: id \(element.id) maps to the wrong label")
+                expected.append(_IdentityIndex.entry(_IdentityIndex.fragment(of: element.id), leaf.label))
             }
         }
+        var filed: [UInt64] = []
+        _labels.forEach { filed.append($0 & ~Self._hintMask) }
+        precondition(filed.sorted() == expected.sorted(), "IdentifiedList: the index's entries are not the elements' fragments and leaves")
     }
 }
 #endif

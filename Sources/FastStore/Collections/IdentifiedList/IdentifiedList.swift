@@ -4,10 +4,13 @@
 ///
 /// Positions live in a ``VersionedList`` of the elements, whose leaves carry
 /// order labels (increasing along the list); an id index (a hash trie with
-/// buckets for leaves, no stamps) maps each id to the label of the leaf
-/// holding its element. Finding an id is an index lookup, a descent by
-/// label (O(log n) levels), then a scan of one leaf: no bookkeeping per
-/// element beyond its index entry.
+/// buckets for leaves, no stamps) files each element under a 32-bit
+/// fragment of its id's hash with the label of the leaf holding it, in 8
+/// bytes. Finding an id is an index lookup, a descent by label (O(log n)
+/// levels), then a look at one leaf (at the offset the entry hints, else a
+/// scan): no bookkeeping per element beyond its index entry. Two ids whose
+/// fragments are equal are told apart by comparing the ids in their
+/// leaves.
 ///
 /// For FastStore's consumers: reading by id records that id; reading by
 /// position, count, iteration, comparison or description records the whole
@@ -17,7 +20,7 @@ public struct IdentifiedList<Element: Identifiable> {
     public typealias ID = Element.ID
 
     @usableFromInline var _list: VersionedList<Element>
-    @usableFromInline var _labels: _IdentityIndex<ID>
+    @usableFromInline var _labels: _IdentityIndex
 
     /// An empty list with a new identity.
     @inlinable
@@ -62,11 +65,11 @@ extension IdentifiedList: @unchecked Sendable where Element: Sendable, ID: Senda
 // MARK: Labels
 
 extension IdentifiedList {
-    /// The low bits of an index entry: the element's offset in its leaf
-    /// when filed (a hint: offsets shift as the leaf is written, and the
-    /// entry is not rewritten for that), under the leaf's label, which is a
-    /// multiple of 64.
-    @inlinable static var _hintMask: UInt64 { 63 }
+    /// The low bits of an index entry's label: the element's offset in its
+    /// leaf when filed (a hint: offsets shift as the leaf is written, and
+    /// the entry is not rewritten for that), under the leaf's label, which
+    /// is a multiple of 64.
+    @inlinable static var _hintMask: UInt64 { _IdentityIndex.hintMask }
 
     /// The index entry of an element at `offset` in the leaf labelled
     /// `label`.
@@ -75,10 +78,13 @@ extension IdentifiedList {
         label | UInt64(truncatingIfNeeded: Swift.min(offset, 63))
     }
 
+    /// Leaf labels are below this (2³²: 2²⁶ labels of leaves, a list of
+    /// more than a billion elements).
+    @inlinable static var _labelLimit: UInt64 { _IdentityIndex.labelLimit }
     /// Spacing between leaf labels assigned at the ends and on rebuilds.
-    @inlinable static var _labelStep: UInt64 { 1 &<< 32 }
+    @inlinable static var _labelStep: UInt64 { 1 &<< 16 }
     /// The label of the first leaf of a rebuilt list.
-    @inlinable static var _firstLabel: UInt64 { 1 &<< 62 }
+    @inlinable static var _firstLabel: UInt64 { 1 &<< 31 }
 
     /// Replaces the contents with `elements` (keeping their slots when given,
     /// fresh identities otherwise), relabeling everything.
@@ -120,10 +126,12 @@ extension IdentifiedList {
             leaf.label = label
             label &+= step
         }
-        var duplicate: ID? = nil
+        var duplicate: Int? = nil
         var leaf = 0, offset = 0
         label = first
-        let index = _IdentityIndex<ID>.build(count: n, duplicate: &duplicate) { k in
+        let index = _IdentityIndex.build(
+            count: n, duplicate: &duplicate, sameID: { elements[$0].id == elements[$1].id }
+        ) { k in
             // NB: called for k = 0, 1, ... in order.
             while offset == widths[leaf] {
                 leaf &+= 1
@@ -131,9 +139,9 @@ extension IdentifiedList {
                 label &+= step
             }
             offset &+= 1
-            return _IdentityEntry(id: elements[k].id, label: Self._entry(label, offset: offset &- 1))
+            return _IdentityIndex.entry(_IdentityIndex.fragment(of: elements[k].id), Self._entry(label, offset: offset &- 1))
         }
-        guard let index else { return duplicate }
+        guard let index else { return elements[duplicate!].id }
         _labels = index
         _list._replaceTree(root)
         _checkAfterWrite()
@@ -144,30 +152,49 @@ extension IdentifiedList {
     /// rebuilt at once.
     @inlinable
     static func _labels(forLeaves leaves: Int) -> (first: UInt64, step: UInt64) {
-        if leaves < (1 << 20) { return (_firstLabel, _labelStep) }
-        let step = UInt64.max / UInt64(leaves + 2) & ~_hintMask
+        if leaves < (1 << 14) { return (_firstLabel, _labelStep) }
+        let step = (_labelLimit &- 1) / UInt64(leaves + 2) & ~_hintMask
+        precondition(step > 0, "IdentifiedList: more than 2^26 leaves, past the label space")
         return (step, step)
     }
 
-    /// The position of the element with `id` and its offset in its leaf,
-    /// if any.
+    /// The position of the element with `id`, its offset in its leaf and
+    /// its leaf's label, if any.
     ///
-    /// - Complexity: O(log n) levels, then a scan of one leaf.
+    /// - Complexity: O(log n) levels, then a scan of one leaf, for each
+    ///   leaf filed under the id's fragment (one, but for another id that
+    ///   shares the fragment: one chance in 2³² per other id in the index
+    ///   leaf's share of the fragment's bits).
     @inlinable
-    internal func _locate(_ id: ID) -> (position: Int, offset: Int)? {
-        guard let entry = _labels.label(for: id) else { return nil }
+    internal func _locate(_ id: ID) -> (position: Int, offset: Int, leafLabel: UInt64)? {
+        let fragment = _IdentityIndex.fragment(of: id)
         // NB: the ids compared in the leaf are the list's own reads, not
         // the caller's (an element type that tracks its reads, such as
         // `Versioned`, would otherwise record a read of each element
         // before the one found).
         return _TrackingContext._withReadsUnrecorded {
-            _list._locate(id, inLeafLabelled: entry & ~Self._hintMask, hint: Int(truncatingIfNeeded: entry & Self._hintMask))
+            _labels.first(fragment) { label -> (position: Int, offset: Int, leafLabel: UInt64)? in
+                let leafLabel = label & ~Self._hintMask
+                guard let (position, offset) = _list._locate(
+                    id, inLeafLabelled: leafLabel, hint: Int(truncatingIfNeeded: label & Self._hintMask))
+                else { return nil }
+                return (position, offset, leafLabel)
+            }
         }
     }
 
-    /// Files the id of the element just inserted at `position` under its
-    /// leaf's label; when the insertion split a leaf (`leavesMoved`) or the
-    /// leaf is not labelled yet, refiles the leaves around it instead.
+    /// Removes the index entry of `id`, whose element is (or was, before
+    /// the current write) in the leaf labelled `leafLabel`.
+    @inlinable
+    internal mutating func _unfile(_ id: ID, leafLabel: UInt64) {
+        let removed = _labels.remove(_IdentityIndex.fragment(of: id), leafLabel: leafLabel)
+        precondition(removed, "IdentifiedList: id \(id) missing from its index")
+    }
+
+    /// Files the id of the element just inserted at `position`, which has
+    /// no index entry, under its leaf's label; when the insertion split a
+    /// leaf (`leavesMoved`) or the leaf is not labelled yet, refiles the
+    /// leaves around it instead.
     ///
     /// - Complexity: O(log n), plus O(leaf × log n) after a split.
     @inlinable
@@ -175,7 +202,8 @@ extension IdentifiedList {
         if !leavesMoved {
             let leaf = _list._leaf(containing: position)
             if leaf.label != 0 {
-                _labels.setLabel(Self._entry(leaf.label, offset: position &- leaf.start), for: id, check: false)
+                _labels.insert(_IdentityIndex.entry(
+                    _IdentityIndex.fragment(of: id), Self._entry(leaf.label, offset: position &- leaf.start)))
                 return
             }
         }
@@ -187,12 +215,17 @@ extension IdentifiedList {
     /// increasing (relabeling a wider window when the gap is used up), and
     /// files each of their elements' ids under its leaf's label.
     ///
-    /// The leaves whose elements may have moved are the one holding
-    /// `position` and its neighbours: a split leaves its two halves side
-    /// by side, a rebalance moves elements between two neighbours, and
-    /// one of them holds `position`.
+    /// The leaves whose elements may have moved, from and to, are within
+    /// two leaves of the one holding `position`: a split leaves its two
+    /// halves side by side, one of them holding `position`; a removal
+    /// wrote the leaf holding `position` or the one before it, and a
+    /// rebalance moves elements between that leaf and a neighbour. So
+    /// the window is that leaf and two on either side, and the entries
+    /// whose leaf labels lie between the labels of the leaves around the
+    /// window are exactly its elements' (but for the element being
+    /// written, which has none then).
     ///
-    /// - Complexity: O(3 leaves × log n) lookups; a relabel of w leaves
+    /// - Complexity: O(5 leaves × log n) lookups; a relabel of w leaves
     ///   O(w × leaf × log n), amortized O(log n) per insertion.
     @inlinable
     internal mutating func _refile(around position: Int, stamp: VersionStamp) {
@@ -200,10 +233,12 @@ extension IdentifiedList {
         let middle = _list._leaf(containing: position)
         var lower = middle.start
         var upper = middle.start &+ middle.width
-        if lower > 0 { lower = _list._leaf(containing: lower &- 1).start }
-        if upper < n {
-            let next = _list._leaf(containing: upper)
-            upper = next.start &+ next.width
+        for _ in 0 ..< 2 {
+            if lower > 0 { lower = _list._leaf(containing: lower &- 1).start }
+            if upper < n {
+                let next = _list._leaf(containing: upper)
+                upper = next.start &+ next.width
+            }
         }
         if _leafLabelsIncrease(lower ..< upper) {
             _refileElements(lower ..< upper)
@@ -229,33 +264,60 @@ extension IdentifiedList {
         return true
     }
 
-    /// Files each element's id of the leaves covering `range` under its
-    /// leaf's label (writing only the entries that differ).
+    /// Files each element's id of the leaves covering `range` (whole,
+    /// labelled leaves) under its leaf's label, writing only the entries
+    /// that differ.
+    ///
+    /// The entries of these elements are those whose leaf labels lie
+    /// between the labels of the leaves on either side (see
+    /// ``_refile(around:stamp:)``). An element whose fragment no other
+    /// element there shares has at most one of them: it is relabelled (or
+    /// added). The elements sharing a fragment have theirs removed and
+    /// added again.
+    ///
+    /// - Complexity: O(k log k) for k elements, plus O(log n) per entry
+    ///   written.
     @inlinable
     internal mutating func _refileElements(_ range: Range<Int>) {
+        let n = _list._count
+        let lower: UInt64 = range.lowerBound > 0 ? _list._leaf(containing: range.lowerBound &- 1).label : 0
+        let upper: UInt64 = range.upperBound < n ? _list._leaf(containing: range.upperBound).label : Self._labelLimit
         // NB: read from a copy of the list (it is not written meanwhile),
         // so that the index is written while the list is read.
         let list = _list
-        _TrackingContext._withReadsUnrecorded { _refileElements(range, of: list) }
-    }
-
-    /// ``_refileElements(_:)`` reading `list`.
-    @inlinable
-    internal mutating func _refileElements(_ range: Range<Int>, of list: VersionedList<Element>) {
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let leaf = list._leaf(containing: position)
-            var offset = 0
-            list._forEachElement(inLeafContaining: position) { element in
-                let id = element.id
-                // NB: an entry under the right label keeps its hint.
-                if let entry = _labels.label(for: id), entry & ~Self._hintMask == leaf.label {
-                } else {
-                    _labels.setLabel(Self._entry(leaf.label, offset: offset), for: id, check: false)
+        _TrackingContext._withReadsUnrecorded {
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: range.count) { buffer in
+                var buffer = buffer
+                var k = 0
+                var position = range.lowerBound
+                while position < range.upperBound {
+                    let leaf = list._leaf(containing: position)
+                    var offset = 0
+                    list._forEachElement(inLeafContaining: position) { element in
+                        buffer[k] = _IdentityIndex.entry(
+                            _IdentityIndex.fragment(of: element.id), Self._entry(leaf.label, offset: offset))
+                        k &+= 1
+                        offset &+= 1
+                    }
+                    position = leaf.start &+ leaf.width
                 }
-                offset &+= 1
+                precondition(k == range.count, "IdentifiedList: a refiled range not of whole leaves")
+                // NB: sorted, the entries of a fragment are side by side.
+                buffer.sort()
+                var i = 0
+                while i < k {
+                    let fragment = _IdentityIndex.fragment(ofEntry: buffer[i])
+                    var j = i &+ 1
+                    while j < k && _IdentityIndex.fragment(ofEntry: buffer[j]) == fragment { j &+= 1 }
+                    if j == i &+ 1 {
+                        _labels.refile(buffer[i], between: lower, and: upper)
+                    } else {
+                        _labels.removeAll(fragment, between: lower, and: upper)
+                        for entry in buffer[i ..< j] { _labels.insert(entry) }
+                    }
+                    i = j
+                }
             }
-            position = leaf.start &+ leaf.width
         }
     }
 
@@ -300,11 +362,11 @@ extension IdentifiedList {
                     }
                 } else if lower == 0 {
                     (first, step) = Self._labels(forLeaves: leaves)
-                } else if (UInt64.max &- lo) / (k &+ 1) >= Self._labelStep as UInt64 {
+                } else if (Self._labelLimit &- lo) / (k &+ 1) >= Self._labelStep as UInt64 {
                     step = Self._labelStep
                     first = lo &+ step
                 } else {
-                    step = (UInt64.max &- lo) / (k &+ 1) & ~Self._hintMask
+                    step = (Self._labelLimit &- lo) / (k &+ 1) & ~Self._hintMask
                     first = lo &+ step
                 }
             }

@@ -1,43 +1,29 @@
-/// One id of an ``IdentifiedList`` with its element's order label.
-@usableFromInline
-internal struct _IdentityEntry<ID> {
-    @usableFromInline var id: ID
-    @usableFromInline var label: UInt64
-
-    @inlinable init(id: ID, label: UInt64) {
-        self.id = id
-        self.label = label
-    }
-}
-
-extension _IdentityEntry: Sendable where ID: Sendable {}
-
 /// A node of an ``_IdentityIndex``: a ``_IdentityBranch`` or a
 /// ``_IdentityLeaf``, told apart by `isLeaf`.
 @usableFromInline
-internal class _IdentityNode<ID: Hashable> {
+internal class _IdentityNode {
     @usableFromInline let isLeaf: Bool
 
     @inlinable init(isLeaf: Bool) { self.isLeaf = isLeaf }
 
     /// Calls `body` with every entry below this node.
     @inlinable
-    final func forEachEntry(_ body: (ID, UInt64) throws -> Void) rethrows {
+    final func forEachEntry(_ body: (UInt64) throws -> Void) rethrows {
         if isLeaf {
-            for entry in unsafeDowncast(self, to: _IdentityLeaf<ID>.self).entries { try body(entry.id, entry.label) }
+            for entry in unsafeDowncast(self, to: _IdentityLeaf.self).entries { try body(entry) }
         } else {
-            for child in unsafeDowncast(self, to: _IdentityBranch<ID>.self).children { try child.forEachEntry(body) }
+            for child in unsafeDowncast(self, to: _IdentityBranch.self).children { try child.forEachEntry(body) }
         }
     }
 }
 
-/// Up to ``_IdentityIndex/leafCapacity`` entries sharing a hash prefix,
-/// unordered.
+/// Up to ``_IdentityIndex/leafCapacity`` entries sharing the fragment bits
+/// of their path, unordered.
 @usableFromInline
-internal final class _IdentityLeaf<ID: Hashable>: _IdentityNode<ID> {
-    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<_IdentityEntry<ID>>
+internal final class _IdentityLeaf: _IdentityNode {
+    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<UInt64>
 
-    @inlinable init(entries: ContiguousArray<_IdentityEntry<ID>>) {
+    @inlinable init(entries: ContiguousArray<UInt64>) {
         self.entries = entries
         super.init(isLeaf: true)
     }
@@ -45,20 +31,20 @@ internal final class _IdentityLeaf<ID: Hashable>: _IdentityNode<ID> {
     /// A copy with room for `extra` more entries (and no more).
     @inlinable
     func copy(reserving extra: Int) -> _IdentityLeaf {
-        var copied = ContiguousArray<_IdentityEntry<ID>>()
+        var copied = ContiguousArray<UInt64>()
         copied.reserveCapacity(entries.count &+ extra)
         copied.append(contentsOf: entries)
         return _IdentityLeaf(entries: copied)
     }
 }
 
-/// Children by the 5 hash bits at this level, packed by `bitmap`.
+/// Children by the 5 fragment bits at this level, packed by `bitmap`.
 @usableFromInline
-internal final class _IdentityBranch<ID: Hashable>: _IdentityNode<ID> {
+internal final class _IdentityBranch: _IdentityNode {
     @usableFromInline @exclusivity(unchecked) var bitmap: UInt32
-    @usableFromInline @exclusivity(unchecked) var children: ContiguousArray<_IdentityNode<ID>>
+    @usableFromInline @exclusivity(unchecked) var children: ContiguousArray<_IdentityNode>
 
-    @inlinable init(bitmap: UInt32, children: ContiguousArray<_IdentityNode<ID>>) {
+    @inlinable init(bitmap: UInt32, children: ContiguousArray<_IdentityNode>) {
         self.bitmap = bitmap
         self.children = children
         super.init(isLeaf: false)
@@ -69,23 +55,23 @@ internal final class _IdentityBranch<ID: Hashable>: _IdentityNode<ID> {
 
     /// The `k`th child, unretained (the caller holds this branch).
     @inlinable @inline(__always)
-    func _unretainedChild(_ k: Int) -> Unmanaged<_IdentityNode<ID>> {
+    func _unretainedChild(_ k: Int) -> Unmanaged<_IdentityNode> {
         children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[k]) }
     }
 
     /// One leaf of every entry below, when every child is a leaf and they
     /// hold `limit` entries or fewer together; nil otherwise.
     @inlinable
-    func mergedLeaf(atMost limit: Int) -> _IdentityLeaf<ID>? {
+    func mergedLeaf(atMost limit: Int) -> _IdentityLeaf? {
         var total = 0
         for child in children {
             guard child.isLeaf else { return nil }
-            total &+= unsafeDowncast(child, to: _IdentityLeaf<ID>.self).entries.count
+            total &+= unsafeDowncast(child, to: _IdentityLeaf.self).entries.count
             if total > limit { return nil }
         }
-        var entries = ContiguousArray<_IdentityEntry<ID>>()
+        var entries = ContiguousArray<UInt64>()
         entries.reserveCapacity(total)
-        for child in children { entries.append(contentsOf: unsafeDowncast(child, to: _IdentityLeaf<ID>.self).entries) }
+        for child in children { entries.append(contentsOf: unsafeDowncast(child, to: _IdentityLeaf.self).entries) }
         return _IdentityLeaf(entries: entries)
     }
 }
