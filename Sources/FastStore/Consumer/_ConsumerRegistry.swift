@@ -166,13 +166,8 @@ internal struct _ConsumerRegistry<State> {
             for key in unconditional { candidates.append(key.id) }
         }
         if candidates.isEmpty { return }
-        if candidates.count > 1 { candidates.sort() }
-        var previous = -1
         // NB: the index and the unconditional set hold live consumers only.
-        for id in candidates where id != previous {
-            previous = id
-            plan.append(ordered[id])
-        }
+        _ReaderIndex.forEachDistinct(&candidates) { plan.append(ordered[$0]) }
     }
 
     /// Replaces the dependencies `handle` is indexed under with the reads

@@ -158,6 +158,22 @@ internal struct _ReaderIndex {
         swap(&candidates, &collector.candidates)
     }
 
+    /// Sorts `candidates` (readers collected by ``collect(_:_:into:)``,
+    /// which may repeat) and calls `body` with each one once, in order: how
+    /// every user of an index (the wake-up hub, a consumer's registry, the
+    /// Observation hub) turns what a publish wrote into whom it tells.
+    ///
+    /// - Complexity: O(c log c) for `c` candidates.
+    @inlinable @inline(__always)
+    static func forEachDistinct(_ candidates: inout [Int], _ body: (Int) -> Void) {
+        if candidates.count > 1 { candidates.sort() }
+        var previous = -1
+        for reader in candidates where reader != previous {
+            previous = reader
+            body(reader)
+        }
+    }
+
     /// Appends the readers of the classes of reads the rule names.
     @usableFromInline
     internal struct _Collector: _AffectedReadsVisitor {

@@ -50,12 +50,9 @@ extension _WakeUpHub {
         } else {
             for slot in entries.indices where entries[slot] != nil { candidates.append(slot) }
         }
-        if candidates.count > 1 { candidates.sort() }
-        var previous = -1
         var gone: [Int]? = nil
-        for slot in candidates where slot != previous {
-            previous = slot
-            guard let entry = entries[slot] else { continue }
+        _ReaderIndex.forEachDistinct(&candidates) { slot in
+            guard let entry = entries[slot] else { return }
             if let consumer = entry.consumer {
                 plan.append(Wake(
                     slot: slot, attachment: entry.attachment, consumer: .passRetained(consumer), wasUnsynced: entry.unsynced))

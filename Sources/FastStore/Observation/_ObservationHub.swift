@@ -311,13 +311,8 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
         lock.lock()
         collected._removeAllKeepingCapacity()
         for write in writes { index.collect(write.node, write.kind, into: &collected) }
-        if collected.count > 1 { collected.sort() }
         var told: [_Told] = []
-        var last = -1
-        for id in collected where id != last {
-            last = id
-            _retire(looks[id], telling: &told)
-        }
+        _ReaderIndex.forEachDistinct(&collected) { _retire(looks[$0], telling: &told) }
         lock.unlock()
         _tell(&told)
     }
