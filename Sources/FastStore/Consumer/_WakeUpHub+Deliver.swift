@@ -9,9 +9,13 @@ extension _WakeUpHub {
     /// state to `state` wrote (every consumer when the writes do not
     /// account for the step).
     ///
+    /// - Parameter changes: The changes of the drain that published
+    ///   `state`, when the drain calls the hub itself (on the draining
+    ///   thread); used when they are the step from the hub's last root to
+    ///   `state`'s, else the change log is read.
     /// - Complexity: O(writes + woken consumers × their consume).
     @inlinable
-    func deliver(_ state: Root) {
+    func deliver(_ state: Root, drained changes: _DrainChanges? = nil) {
         let newRoot = rootReader(state)
         let oldRoot = lastRoot
         lastRoot = newRoot
@@ -24,7 +28,9 @@ extension _WakeUpHub {
         // NB: unretained: the drain holds its changes while it delivers.
         var drained: Unmanaged<_DrainChanges>? = nil
         if oldRoot != newRoot {
-            drained = _TrackingContext._deliveredChanges(from: oldRoot, to: newRoot)
+            if let changes, changes.isChained, changes.oldRoot == oldRoot, changes.newRoot == newRoot {
+                drained = Unmanaged.passUnretained(changes)
+            }
             if drained != nil {
                 journaled = true
             } else {

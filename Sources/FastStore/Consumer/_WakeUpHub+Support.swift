@@ -81,7 +81,21 @@ internal struct _HubNotices {
 @usableFromInline
 internal final class _HubOwner<Root>: @unchecked Sendable {
     @usableFromInline let hub: _WakeUpHub<Root>
-    init(_ hub: _WakeUpHub<Root>) { self.hub = hub }
+    /// `hub`, unretained: a hub is held weakly by its consumers' links, so
+    /// it has a side table, and each retain or release of it takes the
+    /// runtime's slow path.
+    @usableFromInline let _unretainedHub: Unmanaged<_WakeUpHub<Root>>
+    init(_ hub: _WakeUpHub<Root>) {
+        self.hub = hub
+        _unretainedHub = Unmanaged.passUnretained(hub)
+    }
+
+    /// Delivers a drain's publish to the hub (``_WakeUpHub/deliver(_:drained:)``),
+    /// with no retain of it: this owner holds it.
+    @inlinable
+    func deliver(_ state: Root, drained changes: _DrainChanges?) {
+        _unretainedHub._withUnsafeGuaranteedRef { $0.deliver(state, drained: changes) }
+    }
     // NB: the store let go of its subscriber: it is being deallocated, or
     // the hub cancelled its subscription (then no connection is left, and
     // nothing is told).

@@ -7,10 +7,10 @@ import Atomics
 /// One hub per store and notification thread (``_StoreHubTable/wakeUps``), which
 /// is the store's only subscriber for all the consumers connected through
 /// it (``StateConsumer/connect(to:on:)`` on versioned state). Each publish
-/// the hub takes the drain's writes (handed by the drain through the
-/// thread's context when it delivers on the draining thread, else read
-/// from the change log, as a main-queue delivery that coalesced several
-/// drains does), collects the consumers whose
+/// the hub takes the drain's writes (handed by the drain as an argument
+/// when it delivers on the draining thread, ``Store/_notify(_:_:changes:)``,
+/// else read from the change log, as a main-queue delivery that coalesced
+/// several drains does), collects the consumers whose
 /// reads they affect with the trigger rule (``_ReaderIndex/collect(_:_:into:)``,
 /// the rule every consumer applies to its own selectors), and calls those
 /// only, handing them the writes. The others are not touched: a publish
@@ -184,7 +184,11 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
             // the closure and `target` go with it, and `target` tells the
             // hub. The caller's closure is the entry's, not wrapped: one
             // indirect call per publish, on the hub `target` holds.
-            let entry = store._addSubscriber(thread: thread, object: nil, deliver: deliverer(target))!
+            // NB: a hub on the draining thread is called by the drain
+            // directly, with the drain's changes (`Store._notify`); the
+            // closure serves the main queue's coalesced deliveries.
+            let entry = store._addSubscriber(
+                thread: thread, object: nil, wakeUps: thread == .drainThread ? target : nil, deliver: deliverer(target))!
             // NB: the entry's flag and id, not the entry: a weak reference
             // would give the entry a side table, which every retain and
             // release of it (each notification) then goes through.

@@ -74,14 +74,14 @@ extension Store {
     /// Notifies `subscribers` with the batch's actions copied for the
     /// receivers of causes among them. Runs on the draining thread.
     @inlinable
-    func _notifyWithCauses(_ subscribers: [_Subscriber<State>], first: Action?) {
+    func _notifyWithCauses(_ subscribers: [_Subscriber<State>], changes: _DrainChanges?, first: Action?) {
         var actions: [Action] = []
         actions.reserveCapacity(_owned.pointee.reducedBatch.count + 1)
         if let first { actions.append(first) }
         actions.append(contentsOf: _owned.pointee.reducedBatch)
         _owned.pointee.causes = actions
         _owned.pointee.causeCopies &+= 1
-        _notify(subscribers, _owned.pointee.working)
+        _notify(subscribers, _owned.pointee.working, changes: changes)
         _owned.pointee.causes = nil
     }
 

@@ -284,18 +284,12 @@ extension Store {
     ) -> [CheckedContinuation<Void, Never>]? {
         if !subscribers.isEmpty {
             // NB: the wake-up hubs among the subscribers take the drain's
-            // writes from the context (see
-            // `_TrackingContext._deliveredChanges`); `changes` holds them
-            // until the outer value is back.
-            let outerDelivering = context._delivering
-            context._delivering = changes.map { Unmanaged.passUnretained($0) }
+            // writes as an argument.
             if _causeReceivers.load(ordering: .acquiring) != 0 {
-                _notifyWithCauses(subscribers, first: hasFirst ? copyFirst() : nil)
+                _notifyWithCauses(subscribers, changes: changes, first: hasFirst ? copyFirst() : nil)
             } else {
-                _notify(subscribers, _owned.pointee.working)
+                _notify(subscribers, _owned.pointee.working, changes: changes)
             }
-            context._delivering = outerDelivering
-            withExtendedLifetime(changes) {}
         }
         // NB: after the subscribers let go of what they kept of the
         // replaced state.
@@ -355,13 +349,20 @@ extension Store {
         return _guarded.pointee.queue.finishIfIdle()!
     }
 
+    /// Calls `subscribers` in order with `newState`, the wake-up hubs on
+    /// the draining thread with `changes` too (the batch's writes, when
+    /// they account for the step to `newState`).
     @inlinable
-    func _notify(_ subscribers: [_Subscriber<State>], _ newState: State) {
+    func _notify(_ subscribers: [_Subscriber<State>], _ newState: State, changes: _DrainChanges?) {
         var sawGone = false
         for subscriber in subscribers where !subscriber.cancelled.load(ordering: .acquiring) {
             switch subscriber.thread {
             case .drainThread:
-                if !subscriber.deliver(newState) { sawGone = true }
+                if let owner = subscriber.wakeUps {
+                    owner.deliver(newState, drained: changes)
+                } else if !subscriber.deliver(newState) {
+                    sawGone = true
+                }
             case .main:
                 _deliverOnMain(subscriber, newState)
             }

@@ -78,7 +78,10 @@ extension Store {
     /// insertion share one critical section, so two threads subscribing the
     /// same object cannot both add it.
     @discardableResult
-    func _addSubscriber(thread: NotificationThread, object: AnyObject?, deliver: @escaping (State) -> Bool) -> _Subscriber<State>? {
+    func _addSubscriber(
+        thread: NotificationThread, object: AnyObject?, wakeUps: _HubOwner<State>? = nil,
+        deliver: @escaping (State) -> Bool
+    ) -> _Subscriber<State>? {
         _lock.lock()
         defer { _lock.unlock() }
         if let object, _guarded.pointee.subscribers.contains(where: {
@@ -87,7 +90,8 @@ extension Store {
             return nil
         }
         _guarded.pointee.nextSubscriberID &+= 1
-        let entry = _Subscriber<State>(id: _guarded.pointee.nextSubscriberID, thread: thread, object: object, deliver: deliver)
+        let entry = _Subscriber<State>(
+            id: _guarded.pointee.nextSubscriberID, thread: thread, object: object, wakeUps: wakeUps, deliver: deliver)
         // NB: a drain iterating a snapshot of the list keeps its own
         // reference, so this append copies the buffer then and only then.
         _guarded.pointee.subscribers.append(entry)

@@ -81,6 +81,11 @@ internal final class _Subscriber<State>: @unchecked Sendable {
     /// Calls the subscriber; returns `false` once it is gone (a released
     /// object subscriber) so the store can drop it.
     @usableFromInline let deliver: (State) -> Bool
+    /// The wake-up hub this entry delivers to, when it is one on the
+    /// draining thread: the drain calls it directly, with the batch's
+    /// changes as an argument (``_WakeUpHub/deliver(_:drained:)``), rather
+    /// than through `deliver`. The entry owns it (see ``_HubOwner``).
+    @usableFromInline let wakeUps: _HubOwner<State>?
     /// The subscribing object, for `unsubscribe(_:)`.
     @usableFromInline weak var object: AnyObject?
     @usableFromInline let isObjectSubscriber: Bool
@@ -92,11 +97,15 @@ internal final class _Subscriber<State>: @unchecked Sendable {
     var mainPending: State?
     var mainScheduled = false
 
-    init(id: UInt64, thread: NotificationThread, object: AnyObject?, deliver: @escaping (State) -> Bool) {
+    init(
+        id: UInt64, thread: NotificationThread, object: AnyObject?, wakeUps: _HubOwner<State>? = nil,
+        deliver: @escaping (State) -> Bool
+    ) {
         self.id = id
         self.thread = thread
         self.object = object
         self.isObjectSubscriber = object != nil
+        self.wakeUps = wakeUps
         self.deliver = deliver
     }
 }

@@ -84,12 +84,6 @@ internal final class _TrackingContext {
     /// layer installs (see ``_ReadObserver``), so that the tracking layer
     /// calls nothing above it.
     @exclusivity(unchecked) @usableFromInline var readObserver: (any _ReadObserver)?
-    /// The changes of the batch whose publish the store draining on this
-    /// thread is telling its subscribers about, unretained (the drain holds
-    /// them until it restores the outer value): how a wake-up hub subscribed
-    /// to that store gets the drain's writes without looking them up in the
-    /// change log (`_WakeUpHub.deliver`).
-    @exclusivity(unchecked) @usableFromInline var _delivering: Unmanaged<_DrainChanges>?
 
     /// Whether this context's thread is the process's main thread, where a
     /// ``MainStore`` is read and drained; found once, when the thread made
@@ -163,25 +157,6 @@ internal final class _TrackingContext {
         return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
             guard let journal = context._journal else { return nil }
             return journal._withUnsafeGuaranteedRef(body)
-        }
-    }
-
-    /// The writes of the step from `old` to `new`, when the drain telling
-    /// this thread's subscribers about its publish made exactly that step
-    /// and its writes account for it (``_DrainChanges/isChained``): what
-    /// the change log would answer for it, without the lookup. Unretained:
-    /// the drain holds them while it tells its subscribers.
-    ///
-    /// - Complexity: O(1).
-    @inlinable
-    static func _deliveredChanges(from old: _RootVersion, to new: _RootVersion) -> Unmanaged<_DrainChanges>? {
-        guard let raw = _raw else { return nil }
-        return Unmanaged<_TrackingContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
-            guard let delivering = context._delivering,
-                  delivering._withUnsafeGuaranteedRef({ changes in
-                      changes.isChained && changes.oldRoot == old && changes.newRoot == new && old != new
-                  }) else { return nil }
-            return delivering
         }
     }
 
