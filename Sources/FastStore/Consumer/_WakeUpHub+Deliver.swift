@@ -60,8 +60,7 @@ extension _WakeUpHub {
         _ReaderIndex.forEachDistinct(&candidates) { slot in
             guard let entry = entries[slot] else { return }
             if let consumer = entry.consumer {
-                plan.append(Wake(
-                    slot: slot, attachment: entry.attachment, consumer: .passRetained(consumer), wasUnsynced: entry.unsynced))
+                plan.append(Wake(slot: slot, attachment: entry.attachment, consumer: consumer, wasUnsynced: entry.unsynced))
             } else {
                 // NB: made only when a consumer went: a delivery that
                 // finds none releases no array.
@@ -99,18 +98,24 @@ extension _WakeUpHub {
         // release only its own wakes, not the ones this loop still calls.
         var wakes: [Wake] = []
         swap(&wakes, &plan)
-        for wake in wakes {
-            #if FASTSTORE_INTERNAL_CHECKS
-            if _wakeUpDropped() { continue }
-            #endif
-            let anchored = wake.consumer._withUnsafeGuaranteedRef {
-                $0._consumeFromHub(state, hub: hub, from: oldRoot, spans: journaled ? spans : nil)
+        // NB: `proof` shares `spans`' buffer until the block ends, before
+        // `spans` is emptied in place (shared, emptying it would copy).
+        do {
+            let proof = journaled ? spans : nil
+            wakes.withUnsafeBufferPointer { planned in
+                for k in planned.indices {
+                    #if FASTSTORE_INTERNAL_CHECKS
+                    if _wakeUpDropped() { continue }
+                    #endif
+                    let anchored = Unmanaged.passUnretained(planned[k].consumer)._withUnsafeGuaranteedRef {
+                        $0._consumeFromHub(state, hub: hub, from: oldRoot, spans: proof)
+                    }
+                    if !anchored || planned[k].wasUnsynced { _settle(planned[k]) }
+                }
             }
-            if !anchored || wake.wasUnsynced { _settle(wake) }
         }
         // NB: the consumers are let go with no lock held (a consumer's
         // last release runs its callbacks' captures' `deinit`s).
-        for wake in wakes { wake.consumer.release() }
         wakes._removeAllKeepingCapacity()
         swap(&wakes, &plan)
         spans._removeAllKeepingCapacity()

@@ -59,9 +59,8 @@ extension _WakeUpHub {
         lock.lock()
         defer { lock.unlock() }
         guard slots[wake.attachment] == wake.slot, let entry = entries[wake.slot] else { return }
-        let anchored = wake.consumer._withUnsafeGuaranteedRef { consumer in
-            consumer._lock.withLock { consumer._isAnchored(at: ObjectIdentifier(self), root: lastRoot) }
-        }
+        let consumer = wake.consumer
+        let anchored = consumer._lock.withLock { consumer._isAnchored(at: ObjectIdentifier(self), root: lastRoot) }
         guard entry.unsynced == anchored else { return }
         entry.unsynced = !anchored
         _file(wake.slot, entry)

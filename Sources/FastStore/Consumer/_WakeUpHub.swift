@@ -92,14 +92,15 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     struct Wake {
         @usableFromInline let slot: Int
         @usableFromInline let attachment: UInt64
-        /// Retained when planned, released once the delivery is over.
-        // NB: unmanaged, so that reading the plan retains nothing: a
-        // consumer is held weakly by its entry, so its object has a side
-        // table, and each retain or release of it takes the runtime's slow
-        // path.
-        @usableFromInline let consumer: Unmanaged<StateConsumer<Root>>
+        /// Held from the plan until the delivery is over: the strong
+        /// reference the entry's weak load made, moved into the plan.
+        // NB: a consumer is held weakly by its entry, so its object has a
+        // side table, and each retain or release of it takes the runtime's
+        // slow path: the plan keeps the weak load's reference rather than
+        // retaining it again, and the delivery reads it in place.
+        @usableFromInline let consumer: StateConsumer<Root>
         @usableFromInline let wasUnsynced: Bool
-        @inlinable init(slot: Int, attachment: UInt64, consumer: Unmanaged<StateConsumer<Root>>, wasUnsynced: Bool) {
+        @inlinable init(slot: Int, attachment: UInt64, consumer: __owned StateConsumer<Root>, wasUnsynced: Bool) {
             self.slot = slot
             self.attachment = attachment
             self.consumer = consumer
