@@ -258,7 +258,7 @@ extension Store {
     @inlinable @inline(__always)
     func _tellObservation(_ changes: _DrainChanges?, replaced: inout _Publication.Snapshot?) {
         if let changes {
-            let hub = _ObservationHub.shared
+            let hub = _observationHub
             if hub.hasRegistrations {
                 _callingObservers {
                     if changes.isChained {

@@ -83,6 +83,10 @@ public final class Store<State, Action> {
     /// The generation of the published state, stepped by every publish:
     /// what a tracked read is checked against (see `state`).
     @usableFromInline let _publication = _Publication()
+    /// The process's Observation hub (``_ObservationHub/shared``), held so
+    /// that a drain asks it whether anything observes with one load: the
+    /// global's accessor is a `swift_once` check and a retain per drain.
+    @usableFromInline let _observationHub = _ObservationHub.shared
     @usableFromInline let _registrar = ObservationRegistrar()
     /// `\.state`, instantiated once: a key path into a generic class is
     /// otherwise built at run time on every use (two mallocs, microseconds).
