@@ -239,9 +239,13 @@ public final class StateConsumer<State> {
     ///   - proofFrom: The hub's previous root: the consumer's selections
     ///     hold there when it is anchored at this hub (see `_WakeUpHub`).
     ///   - proofSpans: The drains from `proofFrom` to `state`'s root.
+    ///   - hubMatched: Whether the hub woke the consumer because a write of
+    ///     `proofSpans` affects a read it mirrors for the consumer (not
+    ///     because it tells the consumer every publish).
     @inlinable
     internal func _consumeOne(
-        _ state: State, hub: ObjectIdentifier? = nil, proofFrom: _RootVersion? = nil, proofSpans: [_DrainChanges]? = nil
+        _ state: State, hub: ObjectIdentifier? = nil, proofFrom: _RootVersion? = nil, proofSpans: [_DrainChanges]? = nil,
+        hubMatched: Bool = false
     ) {
         _turn.plan._removeAllKeepingCapacity()
         let newRoot = _rootReader?(state)
@@ -287,7 +291,19 @@ public final class StateConsumer<State> {
                 _guarded.registry.planAffected(by: [], candidates: &_turn.candidates, into: &_turn.plan)
                 _guarded.stats.unchangedConsumes += 1
             } else if journaled {
-                _guarded.registry.planAffected(by: proven ?? _turn.spans, candidates: &_turn.candidates, into: &_turn.plan)
+                if hubMatched, proven != nil, _guarded.registry.count == 1, let only = _guarded.registry.allIfCompact {
+                    // NB: the hub found a write of these drains affecting
+                    // a read of this consumer's one selection (its
+                    // mirror of the consumer's reads is that selection's):
+                    // the selection is the plan the consumer's own lookup
+                    // would make. (While a change of the consumer's reads
+                    // has not reached the mirror yet, evaluating the one
+                    // selection is at worst an evaluation too many: its
+                    // callback runs only when its value changed.)
+                    all = only
+                } else {
+                    _guarded.registry.planAffected(by: proven ?? _turn.spans, candidates: &_turn.candidates, into: &_turn.plan)
+                }
                 _guarded.stats.journaledConsumes += 1
             } else {
                 all = _guarded.registry.allIfCompact

@@ -60,7 +60,12 @@ extension _WakeUpHub {
         _ReaderIndex.forEachDistinct(&candidates) { slot in
             guard let entry = entries[slot] else { return }
             if let consumer = entry.consumer {
-                plan.append(Wake(slot: slot, attachment: entry.attachment, consumer: consumer, wasUnsynced: entry.unsynced))
+                // NB: with journaled writes, an entry told of every
+                // publish may be planned for that alone; any other was
+                // collected from the index.
+                plan.append(Wake(
+                    slot: slot, attachment: entry.attachment, consumer: consumer, wasUnsynced: entry.unsynced,
+                    matched: journaled && !entry.isAlways))
             } else {
                 // NB: made only when a consumer went: a delivery that
                 // finds none releases no array.
@@ -108,7 +113,7 @@ extension _WakeUpHub {
                     if _wakeUpDropped() { continue }
                     #endif
                     let anchored = Unmanaged.passUnretained(planned[k].consumer)._withUnsafeGuaranteedRef {
-                        $0._consumeFromHub(state, hub: hub, from: oldRoot, spans: proof)
+                        $0._consumeFromHub(state, hub: hub, from: oldRoot, spans: proof, matched: planned[k].matched)
                     }
                     if !anchored || planned[k].wasUnsynced { _settle(planned[k]) }
                 }

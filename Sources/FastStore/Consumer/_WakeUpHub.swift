@@ -100,11 +100,17 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         // retaining it again, and the delivery reads it in place.
         @usableFromInline let consumer: StateConsumer<Root>
         @usableFromInline let wasUnsynced: Bool
-        @inlinable init(slot: Int, attachment: UInt64, consumer: __owned StateConsumer<Root>, wasUnsynced: Bool) {
+        /// Whether a write affecting a read mirrored for the consumer woke
+        /// it (not only its being told of every publish).
+        @usableFromInline let matched: Bool
+        @inlinable init(
+            slot: Int, attachment: UInt64, consumer: __owned StateConsumer<Root>, wasUnsynced: Bool, matched: Bool
+        ) {
             self.slot = slot
             self.attachment = attachment
             self.consumer = consumer
             self.wasUnsynced = wasUnsynced
+            self.matched = matched
         }
     }
 

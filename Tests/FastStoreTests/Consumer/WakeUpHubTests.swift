@@ -211,6 +211,30 @@ private func makeRowStore(_ count: Int) -> Store<Versioned<HubRows>, HubRowActio
         withExtendedLifetime(second) {}
     }
 
+    /// A screen with one selection that the hub wakes because a write
+    /// affects its reads evaluates that selection without looking the
+    /// writes up again; one the hub tells of every publish (just
+    /// connected, not anchored yet) still evaluates only what the writes
+    /// affect.
+    @Test func aOneSelectionScreenIsEvaluatedOnlyWhenItsRowIsWritten() {
+        let store = makeRowStore(10)
+        let screen = StateConsumer<Versioned<HubRows>>()
+        var seen: [Bool] = []
+        screen.add({ $0.items[3].done }) { (new: Bool) in seen.append(new) }
+        let subscription = screen.connect(to: store)
+        let connected = screen._statistics.evaluations
+        store.dispatch(.title("anchor"))      // told, as every publish until anchored; reads no title
+        #expect(screen._statistics.evaluations == connected)
+        store.dispatch(.toggle(3))
+        #expect(screen._statistics.evaluations == connected + 1)
+        store.dispatch(.toggle(4))
+        #expect(screen._statistics.evaluations == connected + 1)
+        store.dispatch(.toggle(3))
+        #expect(screen._statistics.evaluations == connected + 2)
+        #expect(seen == [false, true, false])
+        withExtendedLifetime(subscription) {}
+    }
+
     /// A consumer connected to two stores: each store's states reach it,
     /// and it is right about each.
     @Test func aConsumerConnectedToTwoStores() {
