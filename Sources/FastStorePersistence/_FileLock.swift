@@ -54,23 +54,35 @@ final class _FileLock: @unchecked Sendable {
         // would drop its owner's lock between processes).
         _FileIdentity.registry.lock()
         defer { _FileIdentity.registry.unlock() }
-        var before = stat()
-        if stat(path, &before) == 0, _FileIdentity.isOwned(_FileIdentity(before)) {
-            throw .fileInUse(path: path)
-        }
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        if fd < 0 {
-            let error = errno
-            if error == ENOENT {
-                // NB: a symlink to nothing is no missing file: creating it
-                // would create its target, elsewhere.
-                var link = stat()
-                if lstat(path, &link) == 0 {
-                    throw .unreadableFile(path: path, reason: "it is a symbolic link to a missing file")
-                }
-                return nil
+        var fd: Int32 = -1
+        // NB: a file another process creates at the path between the open
+        // that found none and the check for a symbolic link is opened on
+        // the next try (a few tries: the path would have to keep changing).
+        var tries = 0
+        while fd < 0 {
+            tries += 1
+            var before = stat()
+            if stat(path, &before) == 0, _FileIdentity.isOwned(_FileIdentity(before)) {
+                throw .fileInUse(path: path)
             }
-            throw .unreadableFile(path: path, reason: "cannot open it: \(String(cString: strerror(error)))")
+            fd = open(path, O_RDWR | O_CLOEXEC)
+            guard fd < 0 else { break }
+            let error = errno
+            guard error == ENOENT else {
+                throw .unreadableFile(path: path, reason: "cannot open it: \(String(cString: strerror(error)))")
+            }
+            faults.foundNoFile?(path)
+            // NB: a symlink to nothing is no missing file: creating it
+            // would create its target, elsewhere.
+            var link = stat()
+            guard lstat(path, &link) == 0 else { return nil }
+            var target = stat()
+            if (link.st_mode & S_IFMT) == S_IFLNK, stat(path, &target) != 0 {
+                throw .unreadableFile(path: path, reason: "it is a symbolic link to a missing file")
+            }
+            if tries == 4 {
+                throw .unreadableFile(path: path, reason: "it kept appearing and disappearing while it was being opened")
+            }
         }
         let lock = try _FileLock(descriptor: fd, reportedPath: path, faults: faults)
         var info = stat()

@@ -15,6 +15,11 @@ package struct _OpenFaults: Sendable {
     /// `link` of the new file to its path fails with this error, untried
     /// (`EPERM`: a file system without hard links).
     package var linkError: Int32?
+    /// Runs when the open of an existing file found none at the path
+    /// (given), before it tells a symbolic link to nothing from a file
+    /// another process created there since. Runs while this process's
+    /// registry of owned files is locked.
+    package var foundNoFile: (@Sendable (_ path: String) -> Void)?
     /// Runs right before SQLite opens the path (given) that this open owns.
     package var connectionOpening: (@Sendable (_ path: String) -> Void)?
     /// The sync of the folder, once the new file is in it, fails with this

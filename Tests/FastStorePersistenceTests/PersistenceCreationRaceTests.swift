@@ -35,6 +35,25 @@ import Darwin
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["state.sqlite"])
     }
 
+    /// Another process created the file between this open's open of the
+    /// path, which found none, and its check for a symbolic link to
+    /// nothing: this open opens that file. Before, it was refused as "a
+    /// symbolic link to a missing file" (seen once in CI, in
+    /// `twoProcessesCreatingTheSameFileNeverBothOwnIt`).
+    @Test func aFileCreatedRightAfterTheOpenFoundNoneIsOpened() throws {
+        let folder = temporaryDirectory()
+        let path = folder.appendingPathComponent("state.sqlite").path
+        let prepared = folder.appendingPathComponent("prepared.sqlite").path
+        try PersistentState(path: prepared, initial: Race.state("created meanwhile")).close()
+        let once = Race.Once()
+        var options = PersistenceOptions()
+        options._openFaults.foundNoFile = { missing in once { #expect(rename(prepared, missing) == 0) } }
+        let file = try PersistentState(path: path, options: options, initial: Race.state("new"))
+        #expect(file.state.note == "created meanwhile")
+        try Race.expectOwned(path, "the file created meanwhile, opened")
+        try file.close()
+    }
+
     /// Another open created the file, and closed it, between this one's
     /// decision that no file was there and its move: this one opens it
     /// (before, it was refused with `fileInUse`, no one having it open).
