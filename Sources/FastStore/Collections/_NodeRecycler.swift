@@ -8,6 +8,24 @@ internal protocol _RecyclableNode: AnyObject {
     /// and leaves it empty, a valid node whose storage a copy can reuse.
     /// Only for a node nobody else holds.
     func _emptyForReuse()
+
+    /// The settle of a kept node of this class, whose reference the
+    /// recycler holds at `slot`: empties it (``_emptyForReuse()``) and
+    /// returns true when nothing else holds it, else returns false. With
+    /// `keepingHeld`, the node stays kept when held (between actions).
+    static func _settleKept(_ slot: UnsafeMutablePointer<AnyObject>, keepingHeld: Bool) -> Bool
+}
+
+extension _RecyclableNode {
+    @inlinable
+    static func _settleKept(_ slot: UnsafeMutablePointer<AnyObject>, keepingHeld: Bool) -> Bool {
+        // NB: tested as the node's class: as `AnyObject`, unoptimized builds
+        // never found it unique.
+        guard slot.withMemoryRebound(to: Self.self, capacity: 1, { isKnownUniquelyReferenced(&$0.pointee) }) else { return false }
+        Unmanaged<Self>.fromOpaque(UnsafeMutableRawPointer(slot).load(as: UnsafeRawPointer.self))
+            ._withUnsafeGuaranteedRef { $0._emptyForReuse() }
+        return true
+    }
 }
 
 /// Reuses the storage of the list nodes and `Versioned` boxes a store's
@@ -52,9 +70,9 @@ internal final class _NodeRecycler {
     @inlinable static var limit: Int { 64 }
 
     /// A kept node or a spare: the reference the recycler holds, how to
-    /// empty it, and what a copy must match to take it (its class and
-    /// shape).
-    // NB: `empty` is made in code specialized for the node's class, so it
+    /// settle it (``_RecyclableNode/_settleKept(_:keepingHeld:)``), and what
+    /// a copy must match to take it (its class and shape).
+    // NB: `settle` is made in code specialized for the node's class, so it
     // captures nothing and releases the items inline; through the
     // protocol's witness, emptying a box went through the generic runtime
     // (a metadata lookup for `Optional<Value>` alone cost hundreds of
@@ -63,13 +81,13 @@ internal final class _NodeRecycler {
     @usableFromInline
     internal struct _Entry {
         @usableFromInline var object: AnyObject
-        @usableFromInline let empty: (UnsafeMutableRawPointer) -> Void
+        @usableFromInline let settle: (UnsafeMutablePointer<AnyObject>, Bool) -> Bool
         @usableFromInline let type: ObjectIdentifier
         @usableFromInline let shape: Int
 
         @inlinable init<Node: _RecyclableNode>(_ node: Node, shape: Int) {
             self.object = node
-            self.empty = { Unmanaged<Node>.fromOpaque($0)._withUnsafeGuaranteedRef { $0._emptyForReuse() } }
+            self.settle = { Node._settleKept($0, keepingHeld: $1) }
             self.type = _NodeRecycler._class(of: node)
             self.shape = shape
         }
@@ -187,6 +205,9 @@ internal final class _NodeRecycler {
     @inlinable @inline(__always)
     func wants(stamp: VersionStamp) -> Bool { stamp.rawValue <= _since }
 
+    /// Whether one more node can be kept in this batch.
+    @inlinable var hasRoom: Bool { _replacedCount < Self.limit }
+
     /// Whether nodes are kept (a ``settle()`` has work).
     @inlinable var hasKept: Bool { _replacedCount != 0 }
 
@@ -231,14 +252,13 @@ internal final class _NodeRecycler {
         // `&kept[i].object` went through a temporary copy (one more
         // reference, never unique).
         var dead: UInt64 = 0
-        for i in 0 ..< count where isKnownUniquelyReferenced(&(kept + i).pointee.object) {
-            // NB: the entry moved out and back, and its node passed
-            // unretained: called from memory, the closure's context and the
-            // node were retained and released around the call.
-            let entry = (kept + i).move()
-            entry.empty(Unmanaged.passUnretained(entry.object).toOpaque())
-            (kept + i).initialize(to: entry)
-            dead |= 1 &<< UInt64(i)
+        let objectOffset = MemoryLayout<_Entry>.offset(of: \_Entry.object).unsafelyUnwrapped
+        for i in 0 ..< count {
+            // NB: the node tested where the recycler holds it (through a
+            // local copy, unoptimized builds held one more reference).
+            let settle = (kept + i).pointee.settle
+            let slot = (UnsafeMutableRawPointer(kept + i) + objectOffset).assumingMemoryBound(to: AnyObject.self)
+            if settle(slot, keepingHeld) { dead |= 1 &<< UInt64(i) }
         }
         if dead == 0 && keepingHeld { return }
         // NB: the dead stacked in reverse, so that the next write along the
@@ -272,6 +292,9 @@ internal final class _NodeRecycler {
 extension _ListNode: _RecyclableNode {
     @inlinable
     func _emptyForReuse() {
+        #if FASTSTORE_INTERNAL_CHECKS
+        precondition(_header.pointee.pair == nil && _header.pointee.borrowed == 0, "_ListNode: a lending or borrowing node emptied")
+        #endif
         if height == 0 {
             // NB: one element at a time: `deinitialize(count:)` of a
             // non-trivial type is a runtime call that destroys each
@@ -289,3 +312,4 @@ extension _ListNode: _RecyclableNode {
         folds = nil
     }
 }
+

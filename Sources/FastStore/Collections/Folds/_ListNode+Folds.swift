@@ -84,11 +84,11 @@ extension _ListNode {
     static func setFolds(_ node: inout _ListNode, _ chain: _ListFoldColumn<Element>?, isRoot: Bool) {
         if node.height == 0 {
             guard isRoot else { return }
-            if !isKnownUniquelyReferenced(&node) { node = node.copy(stamp: node.stamp) }
+            if !_isUniqueOwner(&node) { node = node.copy(stamp: node.stamp) }
             node.folds = chain?.emptiedChain()
             return
         }
-        if !isKnownUniquelyReferenced(&node) { node = node.copy(stamp: node.stamp) }
+        if !_isUniqueOwner(&node) { node = node.copy(stamp: node.stamp) }
         if node.height > 1 {
             for k in node.children.indices { setFolds(&node.children[k], chain, isRoot: false) }
         }

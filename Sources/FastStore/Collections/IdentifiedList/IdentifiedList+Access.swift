@@ -104,7 +104,7 @@ extension IdentifiedList {
     internal mutating func _update(_ element: Element, at position: Int) {
         let old = _version
         let new = VersionStamp.next()
-        _list._makeRootUnique(stamp: new)
+        _list._makeRootUniqueForElementWrite(stamp: new)
         let (leaf, offset) = _list._uniqueLeaf(containing: position, stamp: new)
         leaf.setWritten(offset, stamp: new.rawValue)
         leaf.elements[offset] = element

@@ -87,7 +87,7 @@ extension _ListNode {
         }
         let (k, _) = node.child(containing: offset)
         let children = node._childrenPointer
-        if !isKnownUniquelyReferenced(&children[k]) {
+        if !_ListNode._isUniqueOwner(&children[k]) {
             children[k] = children[k]._hasExplicitSlots
                 ? children[k]._copyForWrite(stamp: stamp)
                 : children[k]._copyForWriteKeepingImplicitSlots(stamp: stamp)

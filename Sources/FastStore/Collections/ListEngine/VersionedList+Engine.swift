@@ -30,6 +30,14 @@ extension VersionedList {
     @inlinable
     mutating func _makeRootUnique(stamp: VersionStamp) { _ListNode.makeUnique(&_root, stamp: stamp) }
 
+    /// Makes the root unique and stamped `stamp` for a write of one element
+    /// (then `_uniqueLeaf(containing:stamp:)`): a root branch may borrow
+    /// (`_ListNode+Lending.swift`).
+    @inlinable @inline(__always)
+    mutating func _makeRootUniqueForElementWrite(stamp: VersionStamp) {
+        _ListNode._makeRootUniqueForElementWrite(&_root, stamp: stamp)
+    }
+
     /// The leaf holding `position` and the offset in it, with the path to it
     /// made unique and stamped `stamp` (the root must already be).
     @inlinable

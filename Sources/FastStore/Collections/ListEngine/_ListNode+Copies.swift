@@ -43,7 +43,7 @@ extension _ListNode {
 
     /// ``_copyForWrite(stamp:)`` for a leaf whose slots are implicit, the
     /// copy keeping them (and the one written element's, see
-    /// `makeUniqueForElementWrite`).
+    /// `_uniqueLeafForElementWrite`).
     @inlinable
     func _copyForWriteKeepingImplicitSlots(stamp: VersionStamp) -> _ListNode {
         #if FASTSTORE_INTERNAL_CHECKS
@@ -92,13 +92,18 @@ extension _ListNode {
     }
 
     /// Copies or moves this node's items, slots or counts, count and folds
-    /// into `node` (empty, of the same height, with room for them).
+    /// into `node` (empty, of the same height, with room for them). With
+    /// `borrowing`, the items' bits are copied and not retained: `node`
+    /// borrows them (see `_ListNode+Lending.swift`).
     @inlinable @inline(__always)
-    func _relocateItems(into node: _ListNode, explicit: Bool, moving: Bool) {
+    func _relocateItems(into node: _ListNode, explicit: Bool, moving: Bool, borrowing: Bool = false) {
         let n = width
         if height == 0 {
             if moving {
                 node._elementsPointer.moveInitialize(from: _elementsPointer, count: n)
+            } else if borrowing {
+                UnsafeMutableRawPointer(node._elementsPointer)
+                    .copyMemory(from: _elementsPointer, byteCount: n &* MemoryLayout<Element>.stride)
             } else {
                 _copyItems(from: _elementsPointer, to: node._elementsPointer, count: n)
             }
@@ -116,6 +121,9 @@ extension _ListNode {
         } else {
             if moving {
                 node._childrenPointer.moveInitialize(from: _childrenPointer, count: n)
+            } else if borrowing {
+                UnsafeMutableRawPointer(node._childrenPointer)
+                    .copyMemory(from: _childrenPointer, byteCount: n &* MemoryLayout<_ListNode>.stride)
             } else {
                 _copyItems(from: _childrenPointer, to: node._childrenPointer, count: n)
             }

@@ -47,7 +47,7 @@ extension _ListNode {
             }
             precondition(children.isEmpty && counts.isEmpty, "VersionedList: leaf with children")
             if !_hasExplicitSlots {
-                let written = _header.pointee.writtenIndex
+                let written = Int(_header.pointee.writtenIndex)
                 precondition(written == -1 || (0 ..< count).contains(written),
                              "VersionedList: implicit slots with element \(written) written, of \(count)")
             }

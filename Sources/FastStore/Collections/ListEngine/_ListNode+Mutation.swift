@@ -12,32 +12,11 @@ extension _ListNode {
     ///   or a leaf with implicit slots, else O(1).
     @inlinable @inline(__always)
     static func makeUnique(_ node: inout _ListNode, stamp: VersionStamp) {
-        if !isKnownUniquelyReferenced(&node) {
+        // NB: a borrower is written through the element path only (see
+        // `_ListNode+Lending.swift`): here it is copied, its items retained.
+        if !_isUniqueOwner(&node) {
             node = node._copyForWrite(stamp: stamp)
         } else if node.height == 0 && !node._hasExplicitSlots {
-            node = node._relocated(stamp: stamp, capacity: node.itemCapacity, explicitSlots: true, moving: true)
-        } else {
-            node.stamp = stamp
-        }
-    }
-
-    /// Makes the leaf `node` unique (copying it if shared) and stamps it,
-    /// for a write of its element at `offset` only: a leaf whose slots are
-    /// implicit keeps them when no other element of it was written since
-    /// it was built (the write is then recorded in its header, see
-    /// `setWritten`), so the first write to a bulk-built leaf needs no
-    /// slot storage and, in a draining store, takes a spare of the same
-    /// layout instead of allocating. Otherwise as ``makeUnique(_:stamp:)``.
-    ///
-    /// - Complexity: as ``makeUnique(_:stamp:)``.
-    @inlinable @inline(__always)
-    static func makeUniqueForElementWrite(_ node: inout _ListNode, offset: Int, stamp: VersionStamp) {
-        let header = node._header
-        let keepsImplicit = header.pointee.explicitSlots == 0
-            && (header.pointee.writtenIndex < 0 || header.pointee.writtenIndex == offset)
-        if !isKnownUniquelyReferenced(&node) {
-            node = keepsImplicit ? node._copyForWriteKeepingImplicitSlots(stamp: stamp) : node._copyForWrite(stamp: stamp)
-        } else if header.pointee.explicitSlots == 0 && !keepsImplicit {
             node = node._relocated(stamp: stamp, capacity: node.itemCapacity, explicitSlots: true, moving: true)
         } else {
             node.stamp = stamp
@@ -54,23 +33,31 @@ extension _ListNode {
     /// Walks from this (unique, stamped) node down to the leaf holding
     /// `index`, copying shared nodes on the way, and returns that leaf with
     /// the element's offset in it: for a write of that element alone (its
-    /// slot through `setWritten`, its value in place). A leaf below the
-    /// root may keep implicit slots (see `makeUniqueForElementWrite`).
+    /// slot through `setWritten`, its value in place).
     ///
-    /// - Complexity: O(log n); copies at most one node per level.
+    /// A leaf below the root whose slots are implicit keeps them when no
+    /// other element of it was written since it was built (the write is
+    /// then recorded in its header, see `setWritten`), so the first write
+    /// to a bulk-built leaf needs no slot storage and, in a draining store,
+    /// takes a spare of the same layout instead of allocating. In a
+    /// draining store, the copies borrow the items of the nodes they
+    /// replace (`_ListNode+Lending.swift`).
+    ///
+    /// - Complexity: O(log n); copies at most one node per level (its
+    ///   items' bits and one retain when borrowing, else a retain per
+    ///   item).
     @inlinable
     func uniqueLeaf(containing index: Int, stamp: VersionStamp) -> (leaf: _ListNode, offset: Int) {
         var node = self
         var offset = index
         while node.height > 1 {
             let (k, o) = node.child(containing: offset)
-            node = node.uniqueChild(k, stamp: stamp)
+            node = node._uniqueChildForElementWrite(k, stamp: stamp)
             offset = o
         }
         guard node.height == 1 else { return (node, offset) }
         let (k, o) = node.child(containing: offset)
-        _ListNode.makeUniqueForElementWrite(&node.children[k], offset: o, stamp: stamp)
-        return (node.children[k], o)
+        return (node._uniqueLeafForElementWrite(k, offset: o, stamp: stamp), o)
     }
 
     // MARK: Insertion

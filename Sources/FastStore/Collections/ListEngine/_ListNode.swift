@@ -26,7 +26,7 @@ internal struct _ListSlot: Hashable, Sendable {
 /// allocation (see `_ListNode+Storage.swift`).
 ///
 /// NB: ten words, so the items start 16-byte aligned after the object's
-/// own two words.
+/// own two words; the small fields are packed in pairs to keep it so.
 @usableFromInline
 internal struct _ListNodeHeader<Element> {
     /// The stamp of the node's latest write.
@@ -34,14 +34,14 @@ internal struct _ListNodeHeader<Element> {
     /// The number of elements in this subtree.
     @usableFromInline var count: Int
     /// 0 for a leaf.
-    @usableFromInline let height: Int32
+    @usableFromInline let height: Int16
     /// 1 when a leaf holds a slot per element; 0 while its slots are
     /// implicit (see `slotBase`). Always 1 in branches (unused).
-    @usableFromInline let explicitSlots: Int32
+    @usableFromInline let explicitSlots: Int16
+    /// How many items the allocation holds.
+    @usableFromInline let capacity: Int32
     /// The items held: elements of a leaf, children of a branch.
     @usableFromInline var width: Int
-    /// How many items the allocation holds.
-    @usableFromInline let capacity: Int
     /// A leaf's order label, for the collections that find an element by
     /// its leaf (`IdentifiedList`: labels increase along the list, 0 for
     /// a leaf not labelled yet); carried by copies and relocations, 0 in a
@@ -55,28 +55,39 @@ internal struct _ListNodeHeader<Element> {
     /// written since the leaf was built, or -1. Its slot is
     /// `_ListSlot(identity: slotBase + writtenIndex, written: writtenStamp)`;
     /// a write of a second element makes the slots explicit (see
-    /// `makeUniqueForElementWrite`).
-    @usableFromInline var writtenIndex: Int
+    /// `_uniqueLeafForElementWrite`).
+    @usableFromInline var writtenIndex: Int32
+    /// In a node that borrows the items of the node it replaced (see
+    /// `_ListNode+Lending.swift`): `_ListNode._borrowing`, plus bit `i`
+    /// while item `i` is still the lender's (this node holds its bits, not
+    /// a reference of its own). 0 in every other node.
+    @usableFromInline var borrowed: UInt32
     /// The last write stamp of the element at `writtenIndex`.
     @usableFromInline var writtenStamp: UInt64
     /// The attached folds' columns (see `_ListFoldColumn`): in a branch,
     /// each child's summaries; in a root leaf, the folds' names; nil in a
     /// tree without folds and in non-root leaves.
     @usableFromInline var folds: _ListFoldColumn<Element>?
+    /// While a drain lends this node's items (see `_ListNode+Lending.swift`):
+    /// in the borrower, its lender (retained); in the lender, its borrower
+    /// (unretained). nil otherwise.
+    @usableFromInline var pair: UnsafeMutableRawPointer?
 
     @inlinable
     init(stamp: VersionStamp, height: Int, capacity: Int, explicitSlots: Bool, slotBase: UInt64) {
         self.stamp = stamp
         self.count = 0
-        self.height = Int32(truncatingIfNeeded: height)
+        self.height = Int16(truncatingIfNeeded: height)
         self.explicitSlots = explicitSlots ? 1 : 0
+        self.capacity = Int32(truncatingIfNeeded: capacity)
         self.width = 0
-        self.capacity = capacity
         self.label = 0
         self.slotBase = slotBase
         self.writtenIndex = -1
+        self.borrowed = 0
         self.writtenStamp = 0
         self.folds = nil
+        self.pair = nil
     }
 }
 
@@ -138,7 +149,7 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
 
     /// How many items the node's storage holds.
     @inlinable var itemCapacity: Int {
-        @inline(__always) get { _header.pointee.capacity }
+        @inline(__always) get { Int(_header.pointee.capacity) }
     }
 
     /// See `_ListNodeHeader.label`.
@@ -161,6 +172,7 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
     @inlinable var isLeaf: Bool { height == 0 }
 
     deinit {
+        if _header.pointee.borrowed != 0 { return _deinitBorrower() }
         if height == 0 {
             _elementsPointer.deinitialize(count: width)
         } else {
@@ -216,12 +228,12 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
     func slot(_ i: Int) -> _ListSlot {
         if _header.pointee.explicitSlots != 0 { return _slotsPointer[i] }
         let identity = slotBase &+ UInt64(i)
-        return _ListSlot(identity: identity, written: i == _header.pointee.writtenIndex ? _header.pointee.writtenStamp : identity)
+        return _ListSlot(identity: identity, written: i == Int(_header.pointee.writtenIndex) ? _header.pointee.writtenStamp : identity)
     }
 
     /// Marks element `i` of this (unique) leaf written by the write
     /// `stamp`. A leaf with implicit slots must have no written element
-    /// but this one (`makeUniqueForElementWrite` sees to it).
+    /// but this one (`_uniqueLeafForElementWrite` sees to it).
     @inlinable @inline(__always)
     func setWritten(_ i: Int, stamp: UInt64) {
         if _header.pointee.explicitSlots != 0 {
@@ -230,9 +242,9 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
             // NB: checked in every build (one comparison, on this path
             // only): a lost write stamp would hide the write from the diff.
             precondition(
-                _header.pointee.writtenIndex < 0 || _header.pointee.writtenIndex == i,
+                _header.pointee.writtenIndex < 0 || Int(_header.pointee.writtenIndex) == i,
                 "VersionedList: internal error: a second written element in a leaf with implicit slots")
-            _header.pointee.writtenIndex = i
+            _header.pointee.writtenIndex = Int32(truncatingIfNeeded: i)
             _header.pointee.writtenStamp = stamp
         }
     }
@@ -257,7 +269,7 @@ internal final class _ListNode<Element>: ManagedBuffer<_ListNodeHeader<Element>,
     func _initializeImplicitSlots(_ target: UnsafeMutablePointer<_ListSlot>) {
         let base = slotBase
         for i in 0 ..< width { (target + i).initialize(to: _ListSlot(fresh: base &+ UInt64(i))) }
-        let written = _header.pointee.writtenIndex
+        let written = Int(_header.pointee.writtenIndex)
         if written >= 0 { target[written].written = _header.pointee.writtenStamp }
     }
 

@@ -84,7 +84,7 @@ extension _ListNode where Element: Equatable {
                 if !a._hasExplicitSlots && !b._hasExplicitSlots && a.slotBase == b.slotBase {
                     // Two implicit leaves of one build: their slots differ
                     // at most where either had its one element written.
-                    let i = a._header.pointee.writtenIndex, j = b._header.pointee.writtenIndex
+                    let i = Int(a._header.pointee.writtenIndex), j = Int(b._header.pointee.writtenIndex)
                     if i >= 0 && a.slot(i) != b.slot(i) && xs[i] != ys[i] { return false }
                     if j >= 0 && j != i && a.slot(j) != b.slot(j) && xs[j] != ys[j] { return false }
                     return true

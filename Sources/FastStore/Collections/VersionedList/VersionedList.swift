@@ -136,7 +136,9 @@ extension VersionedList {
         at position: Int
     ) -> (old: VersionStamp, new: VersionStamp, leaf: _ListNode<Element>, offset: Int) {
         _usagePrecondition(position >= 0 && position < _root.count, "Index out of range")
-        let (old, new) = _beginWrite()
+        let old = _root.stamp
+        let new = VersionStamp.next()
+        _makeRootUniqueForElementWrite(stamp: new)
         let (leaf, offset) = _root.uniqueLeaf(containing: position, stamp: new)
         leaf.setWritten(offset, stamp: new.rawValue)
         return (old, new, leaf, offset)
@@ -178,7 +180,7 @@ extension VersionedList {
             // A root leaf holds what it was made with: room for more
             // (doubling, up to one past the leaf capacity, where it splits).
             let capacity = Swift.min(Swift.max(2 &* _root.itemCapacity, 4), _ListNode<Element>._fullLeafCapacity)
-            let unique = isKnownUniquelyReferenced(&_root)
+            let unique = _ListNode._isUniqueOwner(&_root)
             let grown = _root._relocated(stamp: stamp, capacity: capacity, explicitSlots: true, moving: unique)
             _root = grown
         }

@@ -1,0 +1,235 @@
+import FastStoreTestSupport
+import Foundation
+import Testing
+
+@testable import FastStore
+
+/// Lent items (`_ListNode+Lending.swift`): in a draining store, the path
+/// copy of an element write borrows the replaced node's items and the
+/// replaced node hands them over at the settle. Checked against plain arrays
+/// on random batches that mix element writes with structural writes, with
+/// older states kept and dropped: every state keeps its values, and every
+/// value is alive exactly while a state holds it (one reference missing
+/// would free a value still held; one too many would keep it).
+@Suite struct NodeLendingTests {
+    /// Live tokens of one test (not process-wide).
+    final class Lives: @unchecked Sendable {
+        private let lock = NSLock()
+        private var _count = 0
+        func add(_ n: Int) { lock.lock(); _count += n; lock.unlock() }
+        var count: Int { lock.lock(); defer { lock.unlock() }; return _count }
+    }
+
+    final class Token: @unchecked Sendable {
+        let lives: Lives
+        init(_ lives: Lives) {
+            self.lives = lives
+            lives.add(1)
+        }
+        deinit { lives.add(-1) }
+    }
+
+    /// A row: its token made by the reducer, with the row.
+    struct Row: Equatable, Sendable {
+        var value: Int
+        var label: String
+        var token: Token
+        static func == (a: Row, b: Row) -> Bool { a.value == b.value && a.label == b.label && a.token === b.token }
+    }
+
+    struct Item: Identifiable, Sendable {
+        let id: Int
+        var value: Int
+        var token: Token
+    }
+
+    /// What the model keeps of a row: its value and label.
+    struct Plain: Equatable {
+        var value: Int
+        var label: String
+        init(_ value: Int) {
+            self.value = value
+            self.label = "row \(value)"
+        }
+    }
+
+    struct Doc: Sendable {
+        var rows: VersionedList<Row>
+        var items: IdentifiedList<Item>
+    }
+    typealias State = Versioned<Doc>
+
+    struct Model {
+        var rows: [Plain]
+        var items: [Int]  // item `i`'s value
+    }
+
+    /// One action. Its rows and items get their tokens in the reducer, so
+    /// that only the states hold tokens.
+    enum Edit: Sendable, CustomStringConvertible {
+        case set(Int, Int)
+        case bump(Int)  // rows[i].value += 1, in place
+        case relabel(Int)  // rows[i].label += "+", in place: a borrowed element's string must not be written in place
+        case twice(Int, Int)  // two element writes in one action
+        case bumpThenInsert(Int, Int)  // an element write, then an insertion in the same action
+        case insert(Int, Int)
+        case remove(Int)
+        case replaceAll([Int])
+        case setItem(Int, Int)  // items[id:] = item
+        case bumpItem(Int)  // items[id:]?.value += 1
+        var description: String {
+            switch self {
+            case .set(let i, let v): "rows[\(i)] = \(v)"
+            case .bump(let i): "rows[\(i)].value += 1"
+            case .relabel(let i): "rows[\(i)].label += +"
+            case .twice(let i, let j): "rows[\(i)] and rows[\(j)] bumped"
+            case .bumpThenInsert(let i, let v): "rows[\(i)] bumped, \(v) inserted at \(i)"
+            case .insert(let i, let v): "insert \(v) at \(i)"
+            case .remove(let i): "remove at \(i)"
+            case .replaceAll(let rows): "rows = \(rows.count) rows"
+            case .setItem(let id, let v): "items[id: \(id)] = \(v)"
+            case .bumpItem(let id): "items[id: \(id)].value += 1"
+            }
+        }
+    }
+
+    static func reduce(_ state: inout State, _ edit: Edit, _ lives: Lives) {
+        func row(_ v: Int) -> Row { Row(value: v, label: "row \(v)", token: Token(lives)) }
+        switch edit {
+        case .set(let i, let v): state.rows[i] = row(v)
+        case .bump(let i): state.rows[i].value += 1
+        case .relabel(let i): state.rows[i].label += "+"
+        case .twice(let i, let j):
+            state.rows[i].value += 1
+            state.rows[j].value += 1
+        case .bumpThenInsert(let i, let v):
+            state.rows[i].value += 1
+            state.rows.insert(row(v), at: i)
+        case .insert(let i, let v): state.rows.insert(row(v), at: i)
+        case .remove(let i): state.rows.remove(at: i)
+        case .replaceAll(let values): state.rows = VersionedList(values.map(row))
+        case .setItem(let id, let v): state.items[id: id] = Item(id: id, value: v, token: Token(lives))
+        case .bumpItem(let id): state.items[id: id]?.value += 1
+        }
+    }
+
+    static func apply(_ edit: Edit, to model: inout Model) {
+        switch edit {
+        case .set(let i, let v): model.rows[i] = Plain(v)
+        case .bump(let i): model.rows[i].value += 1
+        case .relabel(let i): model.rows[i].label += "+"
+        case .twice(let i, let j):
+            model.rows[i].value += 1
+            model.rows[j].value += 1
+        case .bumpThenInsert(let i, let v):
+            model.rows[i].value += 1
+            model.rows.insert(Plain(v), at: i)
+        case .insert(let i, let v): model.rows.insert(Plain(v), at: i)
+        case .remove(let i): model.rows.remove(at: i)
+        case .replaceAll(let values): model.rows = values.map(Plain.init)
+        case .setItem(let id, let v): model.items[id] = v
+        case .bumpItem(let id): model.items[id] += 1
+        }
+    }
+
+    /// A random edit valid on `model` (rows never fewer than 2).
+    static func randomEdit(_ model: Model, using rng: inout SeededGenerator) -> Edit {
+        let n = model.rows.count
+        let i = Int.random(in: 0 ..< n, using: &rng)
+        // NB: mostly writes near one another, so that one batch writes one
+        // leaf (and one branch) again after lending it.
+        let near = Swift.min(n - 1, i + Int.random(in: 0 ... 3, using: &rng))
+        let v = Int.random(in: 0 ..< 1_000_000, using: &rng)
+        switch Int.random(in: 0 ..< 100, using: &rng) {
+        case 0 ..< 20: return .bump(i)
+        case 20 ..< 30: return .relabel(i)
+        case 30 ..< 45: return .set(i, v)
+        case 45 ..< 55: return .twice(i, near)
+        case 55 ..< 62: return .bumpThenInsert(i, v)
+        case 62 ..< 70: return .insert(i, v)
+        case 70 ..< 78: return n > 2 ? .remove(i) : .bump(i)
+        case 78 ..< 80: return .replaceAll((0 ..< Int.random(in: 2 ..< 400, using: &rng)).map { v + $0 })
+        case 80 ..< 90: return .setItem(Int.random(in: 0 ..< model.items.count, using: &rng), v)
+        default: return .bumpItem(Int.random(in: 0 ..< model.items.count, using: &rng))
+        }
+    }
+
+    static func same(_ state: State, _ model: Model) -> Bool {
+        state.rows.count == model.rows.count
+            && zip(state.rows, model.rows).allSatisfy { $0.value == $1.value && $0.label == $1.label }
+            && state.items.count == model.items.count
+            && zip(state.items, model.items.indices).allSatisfy { $0.id == $1 && $0.value == model.items[$1] }
+    }
+
+    /// The distinct tokens `states` hold: exactly the live ones.
+    static func tokens(_ states: [State]) -> Int {
+        var seen = Set<ObjectIdentifier>()
+        for state in states {
+            for row in state.rows { seen.insert(ObjectIdentifier(row.token)) }
+            for item in state.items { seen.insert(ObjectIdentifier(item.token)) }
+        }
+        return seen.count
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6], [false, true])
+    func randomBatchesAgainstArrays(seed: UInt64, mainStore: Bool) async {
+        await Self.run(seed: seed, mainStore: mainStore)
+    }
+
+    @MainActor
+    static func run(seed: UInt64, mainStore: Bool) {
+        var rng = SeededGenerator(seed: seed)
+        let lives = Lives()
+        do {
+            var model = Model(rows: (0 ..< 700).map(Plain.init), items: Array(0 ..< 300))
+            // NB: made in the store's initializer, so that no variable holds
+            // the first state's tokens.
+            func initial() -> State {
+                State(Doc(
+                    rows: VersionedList((0 ..< 700).map { Row(value: $0, label: "row \($0)", token: Token(lives)) }),
+                    items: IdentifiedList((0 ..< 300).map { Item(id: $0, value: $0, token: Token(lives)) })))
+            }
+            let reducer: (inout State, Edit) -> Void = { Self.reduce(&$0, $1, lives) }
+            // A consumer keeping the rows (its `(old, new)`), as a list screen does.
+            let consumer = StateConsumer<State>()
+            var shown = 0
+            consumer.add({ $0.rows }) { (_: VersionedList<Row>?, new: VersionedList<Row>) in shown = new.count }
+            let dispatch: ([Edit]) -> Void
+            let state: () -> State
+            let subscription: StoreSubscription
+            if mainStore {
+                let main = MainStore<State, Edit>(state: initial(), reducer: reducer)
+                dispatch = { main.dispatch(contentsOf: $0) }
+                state = { main.state }
+                subscription = consumer.connect(to: main)
+            } else {
+                let store = Store<State, Edit>(state: initial(), reducer: reducer)
+                dispatch = { store.dispatch(contentsOf: $0) }
+                state = { store.state }
+                subscription = consumer.connect(to: store)
+            }
+            var kept: [(state: State, model: Model)] = []
+            for step in 0 ..< 300 {
+                var edits: [Edit] = []
+                for _ in 0 ..< Int.random(in: 1 ... 4, using: &rng) {
+                    let edit = randomEdit(model, using: &rng)
+                    apply(edit, to: &model)
+                    edits.append(edit)
+                }
+                dispatch(edits)
+                let now = state()
+                #expect(same(now, model), "seed \(seed) step \(step): \(edits)")
+                #expect(shown == model.rows.count, "seed \(seed) step \(step): the list screen was told")
+                if Int.random(in: 0 ..< 4, using: &rng) == 0 { kept.append((now, model)) }
+                if kept.count > 6 { kept.remove(at: Int.random(in: 0 ..< kept.count, using: &rng)) }
+                for (k, old) in kept.enumerated() where !same(old.state, old.model) {
+                    Issue.record("seed \(seed) step \(step): kept state \(k) changed")
+                }
+                let held = tokens([now] + kept.map(\.state))
+                #expect(lives.count == held, "seed \(seed) step \(step): \(lives.count) live tokens, the states hold \(held) (\(edits))")
+            }
+            subscription.cancel()
+        }
+        #expect(lives.count == 0, "seed \(seed): every token released with the stores")
+    }
+}
