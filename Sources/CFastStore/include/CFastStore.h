@@ -38,6 +38,7 @@ static inline __attribute__((always_inline)) void _cfaststore_tracking_context_s
 // C rather than Swift globals: a Swift global is made lazily, and every
 // access checked it (`swift_once`) and called its accessor; a write
 // takes one stamp, a new list or value one identity.
+#include <stdbool.h>
 #include <stdint.h>
 
 extern uint64_t _cfaststore_stamp_counter;
@@ -67,6 +68,23 @@ static inline __attribute__((always_inline)) uint64_t _cfaststore_nodes_take(voi
 
 static inline __attribute__((always_inline)) uint64_t _cfaststore_nodes_load(void) {
     return __atomic_load_n(&_cfaststore_node_counter, __ATOMIC_RELAXED);
+}
+
+// A list node's lending link (`_ListNodeHeader.pair`, see
+// `_ListNode+Lending.swift`): claimed by one drain at a time (a node two
+// stores' states share can be reached by both drains), read and cleared with
+// acquire and release ordering.
+static inline __attribute__((always_inline)) bool _cfaststore_pair_claim(void *_Nullable *_Nonnull pair, void *_Nonnull value) {
+    void *expected = 0;
+    return __atomic_compare_exchange_n(pair, &expected, value, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static inline __attribute__((always_inline)) void *_Nullable _cfaststore_pair_load(void *_Nullable *_Nonnull pair) {
+    return __atomic_load_n(pair, __ATOMIC_ACQUIRE);
+}
+
+static inline __attribute__((always_inline)) void _cfaststore_pair_store(void *_Nullable *_Nonnull pair, void *_Nullable value) {
+    __atomic_store_n(pair, value, __ATOMIC_RELEASE);
 }
 
 // Whether the calling thread is the process's main thread: the owning

@@ -9,23 +9,6 @@ internal protocol _RecyclableNode: AnyObject {
     /// Only for a node nobody else holds.
     func _emptyForReuse()
 
-    /// The settle of a kept node of this class, whose reference the
-    /// recycler holds at `slot`: empties it (``_emptyForReuse()``) and
-    /// returns true when nothing else holds it, else returns false. With
-    /// `keepingHeld`, the node stays kept when held (between actions).
-    static func _settleKept(_ slot: UnsafeMutablePointer<AnyObject>, keepingHeld: Bool) -> Bool
-}
-
-extension _RecyclableNode {
-    @inlinable
-    static func _settleKept(_ slot: UnsafeMutablePointer<AnyObject>, keepingHeld: Bool) -> Bool {
-        // NB: tested as the node's class: as `AnyObject`, unoptimized builds
-        // never found it unique.
-        guard slot.withMemoryRebound(to: Self.self, capacity: 1, { isKnownUniquelyReferenced(&$0.pointee) }) else { return false }
-        Unmanaged<Self>.fromOpaque(UnsafeMutableRawPointer(slot).load(as: UnsafeRawPointer.self))
-            ._withUnsafeGuaranteedRef { $0._emptyForReuse() }
-        return true
-    }
 }
 
 /// Reuses the storage of the list nodes and `Versioned` boxes a store's
@@ -50,7 +33,10 @@ extension _RecyclableNode {
 /// and its subscribers told (``settle()``), every kept node that only the
 /// recycler still holds is dead: nothing else can reach it. Its items or
 /// value are released then, as a free would have released them, and its
-/// storage becomes a spare. A kept node still held elsewhere (an older
+/// storage becomes a spare. A kept list node whose copy borrowed its items
+/// (an element write's path, `_ListNode+Lending.swift`) hands them to the
+/// copy instead, releasing only those the copy replaced, or, still held,
+/// has the copy retain them. A kept node still held elsewhere (an older
 /// state someone keeps, a consumer's selection, the history) is let go
 /// untouched at the settle. So a node is reused only once provably
 /// unreachable.
@@ -70,9 +56,10 @@ internal final class _NodeRecycler {
     @inlinable static var limit: Int { 64 }
 
     /// A kept node or a spare: the reference the recycler holds, how to
-    /// settle it (``_RecyclableNode/_settleKept(_:keepingHeld:)``), and what
-    /// a copy must match to take it (its class and shape).
-    // NB: `settle` is made in code specialized for the node's class, so it
+    /// empty it, how to settle it when it lends its items (a list node, see
+    /// `_ListNode+Lending.swift`), and what a copy must match to take it
+    /// (its class and shape).
+    // NB: `empty` is made in code specialized for the node's class, so it
     // captures nothing and releases the items inline; through the
     // protocol's witness, emptying a box went through the generic runtime
     // (a metadata lookup for `Optional<Value>` alone cost hundreds of
@@ -80,14 +67,47 @@ internal final class _NodeRecycler {
     // no object.
     @usableFromInline
     internal struct _Entry {
+        // NB: first, where `_settle` finds it.
         @usableFromInline var object: AnyObject
-        @usableFromInline let settle: (UnsafeMutablePointer<AnyObject>, Bool) -> Bool
+        /// Given where the recycler holds the node (this entry's `object`):
+        /// with `_Entry.emptying`, empties it (it is dead); for a lender,
+        /// with `_Entry.settling` or `.settlingKeepingHeld`, settles it
+        /// (`_ListNode._settleLender`), returning whether it died.
+        @usableFromInline let settle: (UnsafeMutableRawPointer, UInt8) -> Bool
+        /// Whether the node lends its items to a copy (then settled by
+        /// `settle`, not tested here).
+        @usableFromInline let lends: Bool
+        /// A lender's borrower, held until the lending is resolved, so that
+        /// the borrower cannot be freed, nor written in place but by this
+        /// drain, before then (see `_ListNode+Lending.swift`).
+        @usableFromInline var borrower: AnyObject?
         @usableFromInline let type: ObjectIdentifier
         @usableFromInline let shape: Int
 
+        @inlinable static var emptying: UInt8 { 0 }
+        @inlinable static var settling: UInt8 { 1 }
+        @inlinable static var settlingKeepingHeld: UInt8 { 2 }
+
         @inlinable init<Node: _RecyclableNode>(_ node: Node, shape: Int) {
             self.object = node
-            self.settle = { Node._settleKept($0, keepingHeld: $1) }
+            self.settle = { slot, _ in
+                Unmanaged<Node>.fromOpaque(slot.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { $0._emptyForReuse() }
+                return true
+            }
+            self.lends = false
+            self.borrower = nil
+            self.type = _NodeRecycler._class(of: node)
+            self.shape = shape
+        }
+
+        @inlinable init<Element>(lender node: _ListNode<Element>, borrower: _ListNode<Element>, shape: Int) {
+            self.object = node
+            self.settle = { slot, mode in
+                _ListNode<Element>._settleLender(
+                    slot.assumingMemoryBound(to: AnyObject.self), keepingHeld: mode == _Entry.settlingKeepingHeld)
+            }
+            self.lends = true
+            self.borrower = borrower
             self.type = _NodeRecycler._class(of: node)
             self.shape = shape
         }
@@ -106,6 +126,11 @@ internal final class _NodeRecycler {
     /// the next one likely wanted last.
     @exclusivity(unchecked) @usableFromInline var _spares: UnsafeMutablePointer<_Entry>?
     @exclusivity(unchecked) @usableFromInline var _spareCount = 0
+    /// The addresses of this batch's borrowers not yet settled
+    /// (`_borrowers[0 ..< _borrowerCount]`), each held by its lender's
+    /// entry: found without reading an entry.
+    @exclusivity(unchecked) @usableFromInline var _borrowers: UnsafeMutablePointer<UnsafeMutableRawPointer>?
+    @exclusivity(unchecked) @usableFromInline var _borrowerCount = 0
     /// How many copies took a spare instead of allocating (for tests).
     @exclusivity(unchecked) @usableFromInline var reuses = 0
     /// The last stamp taken before the batch began (``begin()``): a node
@@ -124,6 +149,7 @@ internal final class _NodeRecycler {
             spares.deinitialize(count: _spareCount)
             spares.deallocate()
         }
+        _borrowers?.deallocate()
     }
 
     /// The most bytes of items a node may hold to be kept: a store's idle
@@ -156,16 +182,58 @@ internal final class _NodeRecycler {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     func keep<Node: _RecyclableNode>(_ node: Node, shape: Int) {
-        guard let replaced = _replaced else { return _keepFirst(_Entry(node, shape: shape)) }
+        _keep(_Entry(node, shape: shape))
+    }
+
+    /// Keeps `node`, whose items a copy for a write borrows (see
+    /// `_ListNode+Lending.swift`), until the settle resolves it. Only
+    /// while ``hasRoom``.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    func keep<Element>(lender node: _ListNode<Element>, borrower: _ListNode<Element>, shape: Int) {
+        _keep(_Entry(lender: node, borrower: borrower, shape: shape))
+        (_borrowers.unsafelyUnwrapped + _borrowerCount).initialize(to: Unmanaged.passUnretained(borrower).toOpaque())
+        _borrowerCount &+= 1
+    }
+
+    /// Whether `node` borrows from a node this recycler keeps: a borrower
+    /// of this drain, which the recycler holds (one reference).
+    ///
+    /// - Complexity: O(borrowers of this batch); O(1) when none.
+    @inlinable
+    func lends(to node: UnsafeMutableRawPointer) -> Bool {
+        guard _borrowerCount != 0 else { return false }
+        let borrowers = _borrowers.unsafelyUnwrapped
+        for i in 0 ..< _borrowerCount where borrowers[i] == node { return true }
+        return false
+    }
+
+    /// Forgets `node` as a borrower of this batch (its lending resolved).
+    @inlinable
+    func _forgetBorrower(_ node: UnsafeMutableRawPointer) {
+        let borrowers = _borrowers.unsafelyUnwrapped
+        for i in 0 ..< _borrowerCount where borrowers[i] == node {
+            _borrowerCount &-= 1
+            borrowers[i] = borrowers[_borrowerCount]
+            return
+        }
+    }
+
+    @inlinable @inline(__always)
+    func _keep(_ entry: _Entry) {
+        guard let replaced = _replaced else { return _keepFirst(entry) }
         guard _replacedCount < Self.limit else { return }
-        (replaced + _replacedCount).initialize(to: _Entry(node, shape: shape))
+        (replaced + _replacedCount).initialize(to: entry)
         _replacedCount &+= 1
     }
 
     @usableFromInline
     func _keepFirst(_ entry: _Entry) {
+        precondition(MemoryLayout<_Entry>.offset(of: \_Entry.object) == 0, "_NodeRecycler: an entry's object is not its first field")
         _replaced = .allocate(capacity: Self.limit)
         _spares = .allocate(capacity: Self.limit)
+        _borrowers = .allocate(capacity: Self.limit)
         _replaced!.initialize(to: entry)
         _replacedCount = 1
     }
@@ -252,13 +320,30 @@ internal final class _NodeRecycler {
         // `&kept[i].object` went through a temporary copy (one more
         // reference, never unique).
         var dead: UInt64 = 0
-        let objectOffset = MemoryLayout<_Entry>.offset(of: \_Entry.object).unsafelyUnwrapped
         for i in 0 ..< count {
-            // NB: the node tested where the recycler holds it (through a
-            // local copy, unoptimized builds held one more reference).
-            let settle = (kept + i).pointee.settle
-            let slot = (UnsafeMutableRawPointer(kept + i) + objectOffset).assumingMemoryBound(to: AnyObject.self)
-            if settle(slot, keepingHeld) { dead |= 1 &<< UInt64(i) }
+            if (kept + i).pointee.lends {
+                // NB: tested where the recycler holds it (`object` is the
+                // entry's first field).
+                let settle = (kept + i).pointee.settle
+                let died = settle(UnsafeMutableRawPointer(kept + i), keepingHeld ? _Entry.settlingKeepingHeld : _Entry.settling)
+                if died { dead |= 1 &<< UInt64(i) }
+                if died || !keepingHeld, let borrower = (kept + i).pointee.borrower {
+                    // NB: resolved: the borrower let go (it may die here,
+                    // an owner of all its items by now).
+                    _forgetBorrower(Unmanaged.passUnretained(borrower).toOpaque())
+                    (kept + i).pointee.borrower = nil
+                }
+                continue
+            }
+            guard isKnownUniquelyReferenced(&(kept + i).pointee.object) else { continue }
+            // NB: the entry moved out and back, and its node passed
+            // unretained: called from memory, the closure's context and the
+            // node were retained and released around the call.
+            let entry = (kept + i).move()
+            var node = Unmanaged.passUnretained(entry.object).toOpaque()
+            _ = withUnsafeMutablePointer(to: &node) { entry.settle(UnsafeMutableRawPointer($0), _Entry.emptying) }
+            (kept + i).initialize(to: entry)
+            dead |= 1 &<< UInt64(i)
         }
         if dead == 0 && keepingHeld { return }
         // NB: the dead stacked in reverse, so that the next write along the

@@ -232,4 +232,44 @@ import Testing
         }
         #expect(lives.count == 0, "seed \(seed): every token released with the stores")
     }
+
+    /// A list holding borrowed nodes, sent by the reducer to other threads
+    /// before the settle: written and dropped there while the store settles
+    /// and drains again. The other threads copy what they write (the
+    /// recycler holds every borrower until the settle), the store's states
+    /// never change under them, and every token is released once nothing
+    /// holds it. Run under ThreadSanitizer in CI.
+    @Test func listsSentAwayBeforeTheSettleAreCopiedWhereTheyAreWritten() {
+        let lives = Lives()
+        let group = DispatchGroup()
+        let sent = Lives()  // lists written elsewhere
+        do {
+            let rows = (0 ..< 400).map { Row(value: 0, label: "row \($0)", token: Token(lives)) }
+            let store = Store<Versioned<Doc>, Int>(
+                state: Versioned(Doc(rows: VersionedList(rows), items: IdentifiedList([])))
+            ) { state, i in
+                // An element write (its path borrowed), then the list sent
+                // away: written and dropped on another thread, maybe before
+                // this drain settles.
+                state.rows[i].value += 1
+                let away = state.rows
+                DispatchQueue.global().async(group: group) {
+                    var mine = away
+                    mine[i].value += 1_000
+                    mine[(i &+ 1) % mine.count].label += "!"
+                    mine.insert(Row(value: -1, label: "away", token: Token(lives)), at: i)
+                    if mine[i &+ 1].value == away[i].value &+ 1_000 { sent.add(1) }
+                }
+            }
+            for k in 0 ..< 2_000 { store.dispatch((k &* 7) % 400) }
+            group.wait()
+            let state = store.state
+            #expect(sent.count == 2_000, "every list sent away was written there, apart")
+            #expect(state.rows.count == 400)
+            for (i, row) in state.rows.enumerated() {
+                #expect(row.value == 5 && row.label == "row \(i)", "row \(i): \(row.value) \(row.label)")
+            }
+        }
+        #expect(lives.count == 0, "every token released")
+    }
 }

@@ -1,3 +1,5 @@
+import CFastStore
+
 // Lending: the path copy of an element write in a draining store takes the
 // replaced node's items without a reference of its own, and the replaced node
 // hands them over when the drain settles (docs/collections-engine.md,
@@ -21,8 +23,12 @@
 //   release an item that is not theirs.
 // - The borrower holds its lender (`pair`, retained), so the lent bits stay
 //   valid however long the borrower lives; the lender points back at it
-//   (unretained). A borrower freed before the settle releases only its own
-//   items and lets the lender go.
+//   (unretained). The lender's `pair` is claimed atomically: one drain
+//   lends a node at a time (two stores' states may share it).
+// - The recycler holds the borrower too until the settle, so no other
+//   thread finds it unique before then (a list the reducer sends away is
+//   copied where it is written, and is not freed there); the drain finds
+//   its own borrowers among the recycler's (`_isOwnBorrower`).
 // - At the settle (and between actions, `releaseDead`), each lender is
 //   resolved: dead (only the recycler holds it), it gives the lent items to
 //   the borrower and releases only the ones the borrower replaced, then
@@ -49,13 +55,41 @@ extension _ListNode {
 
     // MARK: The element path
 
+    /// Whether the element path may write `node` in place: uniquely
+    /// referenced, or a borrower of this drain referenced only by the
+    /// tree being written and the recycler.
+    @inlinable @inline(__always)
+    static func _isUniqueForElementWrite(_ node: inout _ListNode) -> Bool {
+        isKnownUniquelyReferenced(&node) || _isOwnBorrower(&node)
+    }
+
+    /// Whether `node` is a borrower of the recycler installed on this
+    /// thread (a drain's) that nothing but the tree being written and that
+    /// recycler holds.
+    // NB: a borrower is tested only by the drain that made it, which alone
+    // writes its bookkeeping before the settle; any other thread sees it
+    // held twice at least, and copies it.
+    @inlinable @inline(never)
+    static func _isOwnBorrower(_ node: inout _ListNode) -> Bool {
+        guard let recycler = _TrackingContext._recycler else { return false }
+        let address = Unmanaged.passUnretained(node).toOpaque()
+        guard recycler._withUnsafeGuaranteedRef({ $0.lends(to: address) }) else { return false }
+        // NB: the recycler's reference let go for the test (the tree's
+        // keeps the node alive) and taken again.
+        let unmanaged = Unmanaged<_ListNode>.fromOpaque(address)
+        unmanaged.release()
+        let unique = isKnownUniquelyReferenced(&node)
+        _ = unmanaged.retain()
+        return unique
+    }
+
     /// Makes the root `node` unique and stamped `stamp` for a write of one
     /// element below it: a shared root branch is copied borrowing its
     /// children; a root leaf as `makeUnique(_:stamp:)`.
     @inlinable @inline(__always)
     static func _makeRootUniqueForElementWrite(_ node: inout _ListNode, stamp: VersionStamp) {
         guard node.height > 0 else { return makeUnique(&node, stamp: stamp) }
-        if isKnownUniquelyReferenced(&node) {
+        if _isUniqueForElementWrite(&node) {
             node.stamp = stamp
         } else {
             node = node._copyForElementWrite(stamp: stamp, explicitSlots: true, writing: -1)
@@ -71,7 +105,7 @@ extension _ListNode {
         let lent = _header.pointee.borrowed & (1 &<< UInt32(k)) != 0
         // NB: a lent child is the lender's, which the published state
         // holds: never written in place, however many references it has.
-        if !lent && isKnownUniquelyReferenced(&slot.pointee) {
+        if !lent && _ListNode._isUniqueForElementWrite(&slot.pointee) {
             let child = slot.pointee
             child.stamp = stamp
             return child
@@ -91,12 +125,12 @@ extension _ListNode {
         let header = UnsafeMutableRawPointer(slot).load(as: Unmanaged<_ListNode>.self)._withUnsafeGuaranteedRef { $0._header }
         let keepsImplicit = header.pointee.explicitSlots == 0
             && (header.pointee.writtenIndex < 0 || Int(header.pointee.writtenIndex) == offset)
-        if !lent && isKnownUniquelyReferenced(&slot.pointee) {
+        if !lent && _ListNode._isUniqueForElementWrite(&slot.pointee) {
             let leaf = slot.pointee
             if header.pointee.explicitSlots == 0 && !keepsImplicit {
                 // Its slots become explicit: the items move to a new node,
                 // which must own them all.
-                if leaf._isBorrower { leaf._ownLentItems() }
+                if leaf._isBorrower { leaf._stopBorrowing() }
                 let relocated = leaf._relocated(stamp: stamp, capacity: leaf.itemCapacity, explicitSlots: true, moving: true)
                 slot.pointee = relocated
                 return relocated
@@ -139,8 +173,7 @@ extension _ListNode {
         }
         return recycler._withUnsafeGuaranteedRef { recycler in
             guard _hasExplicitSlots == explicit && _ListNode._isRecyclable(capacity: itemCapacity)
-                    && recycler.wants(stamp: self.stamp) && recycler.hasRoom
-                    && _header.pointee.pair == nil && _header.pointee.borrowed == 0 else {
+                    && recycler.wants(stamp: self.stamp) && recycler.hasRoom else {
                 return _copyForWrite(stamp: stamp, explicitSlots: explicit)
             }
             let shape = _NodeRecycler._shape(height: height, capacity: itemCapacity, explicitSlots: explicit)
@@ -151,13 +184,20 @@ extension _ListNode {
             } else {
                 node = _ListNode._make(height: height, capacity: itemCapacity, explicitSlots: explicit, stamp: stamp)
             }
+            // NB: claimed atomically: a node another drain lends (two stores'
+            // states may share it) or a borrower not yet settled is copied
+            // as before, its items retained.
+            guard _cfaststore_pair_claim(&_header.pointee.pair, Unmanaged.passUnretained(node).toOpaque()) else {
+                _relocateItems(into: node, explicit: explicit, moving: false)
+                recycler.keep(self, shape: shape)
+                return node
+            }
             _relocateItems(into: node, explicit: explicit, moving: false, borrowing: true)
             let n = UInt32(truncatingIfNeeded: width)
             node._header.pointee.borrowed = _ListNode._borrowing | (n == 0 ? 0 : ~0 &>> (32 &- n))
-            node._header.pointee.pair = Unmanaged.passRetained(self).toOpaque()
-            _header.pointee.pair = Unmanaged.passUnretained(node).toOpaque()
+            _cfaststore_pair_store(&node._header.pointee.pair, Unmanaged.passRetained(self).toOpaque())
             if offset >= 0 { node._ownItem(offset) }
-            recycler.keep(self, shape: shape)
+            recycler.keep(lender: self, borrower: node, shape: shape)
             return node
         }
     }
@@ -190,6 +230,20 @@ extension _ListNode {
         }
     }
 
+    /// Ends this borrower's borrowing before the settle: it takes its own
+    /// references to the lent items and lets its lender go (which the
+    /// settle then treats as any kept node).
+    @inlinable
+    func _stopBorrowing() {
+        _ownLentItems()
+        _header.pointee.borrowed = 0
+        guard let paired = _cfaststore_pair_load(&_header.pointee.pair) else { return }
+        _cfaststore_pair_store(&_header.pointee.pair, nil)
+        let lender = Unmanaged<_ListNode>.fromOpaque(paired)
+        lender._withUnsafeGuaranteedRef { _cfaststore_pair_store(&$0._header.pointee.pair, nil) }
+        lender.release()
+    }
+
     // MARK: Settling a lender
 
     /// Releases item `i` of this node, as freeing it would.
@@ -202,17 +256,18 @@ extension _ListNode {
         }
     }
 
-    /// The recycler's settle of this kept node, at `slot` (its one
-    /// reference left to the recycler): see `_NodeRecycler._Entry`. A
-    /// lender is resolved first (see above).
+    /// The recycler's settle of a node it keeps as a lender, at `slot`
+    /// (the recycler's reference): resolves the lending (see above) and
+    /// returns whether the node died (then emptied, a spare). With
+    /// `keepingHeld` (between actions), a lender still held keeps lending.
     @inlinable
-    static func _settleKept(_ slot: UnsafeMutablePointer<AnyObject>, keepingHeld: Bool) -> Bool {
+    static func _settleLender(_ slot: UnsafeMutablePointer<AnyObject>, keepingHeld: Bool) -> Bool {
         // NB: tested as the node's class: as `AnyObject`, unoptimized
         // builds never found it unique.
         func isUnique() -> Bool { slot.withMemoryRebound(to: _ListNode.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) } }
         let node = Unmanaged<_ListNode>.fromOpaque(UnsafeMutableRawPointer(slot).load(as: UnsafeRawPointer.self))
         return node._withUnsafeGuaranteedRef { lender in
-            guard let paired = lender._header.pointee.pair else {
+            guard let paired = _cfaststore_pair_load(&lender._header.pointee.pair) else {
                 guard isUnique() else { return false }
                 lender._emptyForReuse()
                 return true
@@ -233,9 +288,9 @@ extension _ListNode {
             borrower._withUnsafeGuaranteedRef { borrower in
                 borrower._ownLentItems()
                 borrower._header.pointee.borrowed = 0
-                borrower._header.pointee.pair = nil
+                _cfaststore_pair_store(&borrower._header.pointee.pair, nil)
             }
-            lender._header.pointee.pair = nil
+            _cfaststore_pair_store(&lender._header.pointee.pair, nil)
             return false
         }
     }
@@ -258,9 +313,9 @@ extension _ListNode {
         _setWidth(0)
         count = 0
         folds = nil
-        _header.pointee.pair = nil
         borrower._header.pointee.borrowed = 0
-        borrower._header.pointee.pair = nil
+        _cfaststore_pair_store(&borrower._header.pointee.pair, nil)
+        _cfaststore_pair_store(&_header.pointee.pair, nil)
     }
 
     /// A borrower's part of `deinit`: releases its own items only, and its
@@ -270,9 +325,9 @@ extension _ListNode {
     func _deinitBorrower() {
         let lent = _header.pointee.borrowed
         for i in 0 ..< width where lent & (1 &<< UInt32(i)) == 0 { _releaseItem(i) }
-        if let paired = _header.pointee.pair {
+        if let paired = _cfaststore_pair_load(&_header.pointee.pair) {
             let lender = Unmanaged<_ListNode>.fromOpaque(paired)
-            lender._withUnsafeGuaranteedRef { $0._header.pointee.pair = nil }
+            lender._withUnsafeGuaranteedRef { _cfaststore_pair_store(&$0._header.pointee.pair, nil) }
             lender.release()
         }
     }
