@@ -234,8 +234,8 @@ import Testing
     }
 
     /// A list holding borrowed nodes, sent by the reducer to other threads
-    /// before the settle: written and dropped there while the store settles
-    /// and drains again. The other threads copy what they write (the
+    /// before the settle, the state no longer holding it: written and
+    /// dropped there while the store settles and drains again. The other threads copy what they write (the
     /// recycler holds every borrower until the settle), the store's states
     /// never change under them, and every token is released once nothing
     /// holds it. Run under ThreadSanitizer in CI.
@@ -253,6 +253,9 @@ import Testing
                 // this drain settles.
                 state.rows[i].value += 1
                 let away = state.rows
+                // NB: the state lets go of the lists it wrote, so that the
+                // one sent away is the only one holding its borrowed nodes.
+                state.rows = VersionedList(Array(away))
                 DispatchQueue.global().async(group: group) {
                     var mine = away
                     mine[i].value += 1_000
