@@ -74,15 +74,19 @@ internal final class _NodeRecycler {
         /// with `_Entry.settling` or `.settlingKeepingHeld`, settles it
         /// (`_ListNode._settleLender`), returning whether it died.
         @usableFromInline let settle: (UnsafeMutableRawPointer, UInt8) -> Bool
-        /// Whether the node lends its items to a copy (then settled by
-        /// `settle`, not tested here).
-        @usableFromInline let lends: Bool
-        /// A lender's borrower, held until the lending is resolved, so that
-        /// the borrower cannot be freed, nor written in place but by this
-        /// drain, before then (see `_ListNode+Lending.swift`).
-        @usableFromInline var borrower: AnyObject?
         @usableFromInline let type: ObjectIdentifier
-        @usableFromInline let shape: Int
+        /// The shape a copy's storage must match, with ``lendsBit`` set
+        /// for a lender (cleared when it dies, to become a spare).
+        // NB: the flag in the shape keeps an entry five words.
+        @usableFromInline var shape: Int
+
+        /// Whether the node lends its items to a copy (then settled by
+        /// `settle`, not tested here; its borrower is held in
+        /// `_NodeRecycler._borrowers`).
+        @inlinable var lends: Bool { shape & Self.lendsBit != 0 }
+
+        /// Above every shape (see ``_NodeRecycler/_shape(height:capacity:explicitSlots:)``).
+        @inlinable static var lendsBit: Int { 1 &<< 30 }
 
         @inlinable static var emptying: UInt8 { 0 }
         @inlinable static var settling: UInt8 { 1 }
@@ -94,22 +98,18 @@ internal final class _NodeRecycler {
                 Unmanaged<Node>.fromOpaque(slot.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { $0._emptyForReuse() }
                 return true
             }
-            self.lends = false
-            self.borrower = nil
             self.type = _NodeRecycler._class(of: node)
             self.shape = shape
         }
 
-        @inlinable init<Element>(lender node: _ListNode<Element>, borrower: _ListNode<Element>, shape: Int) {
+        @inlinable init<Element>(lender node: _ListNode<Element>, shape: Int) {
             self.object = node
             self.settle = { slot, mode in
                 _ListNode<Element>._settleLender(
                     slot.assumingMemoryBound(to: AnyObject.self), keepingHeld: mode == _Entry.settlingKeepingHeld)
             }
-            self.lends = true
-            self.borrower = borrower
             self.type = _NodeRecycler._class(of: node)
-            self.shape = shape
+            self.shape = shape | Self.lendsBit
         }
     }
 
@@ -126,10 +126,25 @@ internal final class _NodeRecycler {
     /// the next one likely wanted last.
     @exclusivity(unchecked) @usableFromInline var _spares: UnsafeMutablePointer<_Entry>?
     @exclusivity(unchecked) @usableFromInline var _spareCount = 0
-    /// The addresses of this batch's borrowers not yet settled
-    /// (`_borrowers[0 ..< _borrowerCount]`), each held by its lender's
-    /// entry: found without reading an entry.
-    @exclusivity(unchecked) @usableFromInline var _borrowers: UnsafeMutablePointer<UnsafeMutableRawPointer>?
+    /// A borrower of this batch whose lending is not resolved yet: its
+    /// lender's address and the borrower, held (one reference) so that it
+    /// cannot be freed, nor written in place but by this drain, before then
+    /// (see `_ListNode+Lending.swift`). Apart from the entries, so that an
+    /// entry holds one reference only (moved and dropped without a second
+    /// release).
+    @usableFromInline
+    internal struct _Borrowing {
+        @usableFromInline let lender: UnsafeMutableRawPointer
+        @usableFromInline let borrower: Unmanaged<AnyObject>
+
+        @inlinable init(lender: UnsafeMutableRawPointer, borrower: Unmanaged<AnyObject>) {
+            self.lender = lender
+            self.borrower = borrower
+        }
+    }
+
+    /// This batch's borrowers not yet settled (`_borrowers[0 ..< _borrowerCount]`).
+    @exclusivity(unchecked) @usableFromInline var _borrowers: UnsafeMutablePointer<_Borrowing>?
     @exclusivity(unchecked) @usableFromInline var _borrowerCount = 0
     /// How many copies took a spare instead of allocating (for tests).
     @exclusivity(unchecked) @usableFromInline var reuses = 0
@@ -149,7 +164,11 @@ internal final class _NodeRecycler {
             spares.deinitialize(count: _spareCount)
             spares.deallocate()
         }
-        _borrowers?.deallocate()
+        if let borrowers = _borrowers {
+            // NB: none once the drain settled; released as a settle would.
+            for i in 0 ..< _borrowerCount { borrowers[i].borrower.release() }
+            borrowers.deallocate()
+        }
     }
 
     /// The most bytes of items a node may hold to be kept: a store's idle
@@ -159,8 +178,8 @@ internal final class _NodeRecycler {
     /// The shape of a list node with `height`, `capacity` and explicit
     /// slots or not: what a copy taking its storage must match.
     ///
-    /// NB: in 32 bits, for 32-bit platforms: a capacity is at most 65 and
-    /// a height below 64.
+    /// NB: in 30 bits, for 32-bit platforms (bit 30 is `_Entry.lendsBit`):
+    /// a capacity is at most 65 and a height below 64.
     @inlinable @inline(__always)
     static func _shape(height: Int, capacity: Int, explicitSlots: Bool) -> Int {
         height &<< 24 | (explicitSlots ? 0 : 1 &<< 16) | capacity
@@ -192,8 +211,11 @@ internal final class _NodeRecycler {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     func keep<Element>(lender node: _ListNode<Element>, borrower: _ListNode<Element>, shape: Int) {
-        _keep(_Entry(lender: node, borrower: borrower, shape: shape))
-        (_borrowers.unsafelyUnwrapped + _borrowerCount).initialize(to: Unmanaged.passUnretained(borrower).toOpaque())
+        _keep(_Entry(lender: node, shape: shape))
+        (_borrowers.unsafelyUnwrapped + _borrowerCount).initialize(
+            to: _Borrowing(
+                lender: Unmanaged.passUnretained(node).toOpaque(),
+                borrower: Unmanaged.passRetained(borrower as AnyObject)))
         _borrowerCount &+= 1
     }
 
@@ -205,19 +227,32 @@ internal final class _NodeRecycler {
     func lends(to node: UnsafeMutableRawPointer) -> Bool {
         guard _borrowerCount != 0 else { return false }
         let borrowers = _borrowers.unsafelyUnwrapped
-        for i in 0 ..< _borrowerCount where borrowers[i] == node { return true }
+        for i in 0 ..< _borrowerCount where borrowers[i].borrower.toOpaque() == node { return true }
         return false
     }
 
-    /// Forgets `node` as a borrower of this batch (its lending resolved).
+    /// Lets go of a borrower of `lender`, whose lending was just resolved.
+    /// A lender lent again after its borrower stopped borrowing (see
+    /// `_ListNode._stopBorrowing()`) has one entry per borrower; each
+    /// entry's resolution lets one go, and every borrower of `lender` is
+    /// resolved by then.
+    ///
+    /// - Complexity: O(borrowers of this batch).
     @inlinable
-    func _forgetBorrower(_ node: UnsafeMutableRawPointer) {
+    func _releaseBorrower(lentBy lender: UnsafeMutableRawPointer) {
         let borrowers = _borrowers.unsafelyUnwrapped
-        for i in 0 ..< _borrowerCount where borrowers[i] == node {
+        for i in 0 ..< _borrowerCount where borrowers[i].lender == lender {
+            let borrower = borrowers[i].borrower
             _borrowerCount &-= 1
             borrowers[i] = borrowers[_borrowerCount]
+            // NB: after the list is consistent: its last release may run
+            // the `deinit`s of values it alone held.
+            borrower.release()
             return
         }
+        #if FASTSTORE_INTERNAL_CHECKS
+        preconditionFailure("_NodeRecycler: a lender settled without a borrower held")
+        #endif
     }
 
     @inlinable @inline(__always)
@@ -320,18 +355,23 @@ internal final class _NodeRecycler {
         // `&kept[i].object` went through a temporary copy (one more
         // reference, never unique).
         var dead: UInt64 = 0
+        // NB: no entry lends once every borrower was let go.
+        let lending = _borrowerCount != 0
         for i in 0 ..< count {
-            if (kept + i).pointee.lends {
+            if lending && (kept + i).pointee.lends {
                 // NB: tested where the recycler holds it (`object` is the
                 // entry's first field).
                 let settle = (kept + i).pointee.settle
                 let died = settle(UnsafeMutableRawPointer(kept + i), keepingHeld ? _Entry.settlingKeepingHeld : _Entry.settling)
-                if died { dead |= 1 &<< UInt64(i) }
-                if died || !keepingHeld, let borrower = (kept + i).pointee.borrower {
+                if died {
+                    // NB: a spare now, found by its shape alone.
+                    (kept + i).pointee.shape &= ~_Entry.lendsBit
+                    dead |= 1 &<< UInt64(i)
+                }
+                if died || !keepingHeld {
                     // NB: resolved: the borrower let go (it may die here,
                     // an owner of all its items by now).
-                    _forgetBorrower(Unmanaged.passUnretained(borrower).toOpaque())
-                    (kept + i).pointee.borrower = nil
+                    _releaseBorrower(lentBy: UnsafeMutableRawPointer(kept + i).load(as: UnsafeMutableRawPointer.self))
                 }
                 continue
             }

@@ -117,7 +117,14 @@ struct IdentifiedListTests {
                 model.remove(at: i)
             case 55 ..< 60 where n > 0:
                 let i = Int.random(in: 0 ..< n, using: &rng)
-                list[id: model.values[i].id] = nil
+                if Bool.random(using: &rng) {
+                    list[id: model.values[i].id] = nil
+                } else {
+                    // Through `_modify`: the element's slot is emptied
+                    // while the caller holds it.
+                    func clear(_ element: inout R?) { element = nil }
+                    clear(&list[id: model.values[i].id])
+                }
                 model.remove(at: i)
             case 60 ..< 85 where n > 0:
                 let i = Int.random(in: 0 ..< n, using: &rng)

@@ -55,6 +55,36 @@ struct KeyedModifyTests {
         #endif
     }
 
+    /// Nil set through `_modify` (the element's slot emptied while the
+    /// caller held it) removes the element at every position of lists of
+    /// one leaf and of several, leaves an older version untouched, and
+    /// journals the id's removal.
+    @Test(arguments: [1, 2, 33, 200])
+    func identifiedListModifyRemovesAtEveryPosition(count: Int) {
+        func clear(_ element: inout Tagged?) { element = nil }
+        for position in 0 ..< count {
+            var list = IdentifiedList((0 ..< count).map { Tagged(id: $0, tags: [$0]) })
+            let older = list
+            var ids = Array(0 ..< count)
+            let journal = _WriteJournal()
+            journal.record { clear(&list[id: position]) }
+            ids.remove(at: position)
+            #expect(list.ids == ids, "count \(count), position \(position)")
+            #expect(list[id: position] == nil)
+            #expect(ids.allSatisfy { list[id: $0]?.tags == [$0] })
+            #expect(older.ids == Array(0 ..< count) && older[id: position]?.tags == [position], "the older version is untouched")
+            #expect(journal.writes.contains { $0.kind == .element(_ElementKey(position)) }, "the id's removal journaled")
+            #expect(journal.chains(list.nodeID, from: older._trackingIdentity.version, to: list._trackingIdentity.version))
+            #if FASTSTORE_INTERNAL_CHECKS
+            list._invariantCheck()
+            #endif
+            // The list stays usable: an insert and a write through the id.
+            list.append(Tagged(id: 1_000))
+            list[id: 1_000]?.tags.append(1)
+            #expect(list.ids == ids + [1_000] && list[id: 1_000]?.tags == [1])
+        }
+    }
+
     @Test func dictionaryValueIsMutatedWithoutACopy() {
         var dict = VersionedDictionary(uniqueKeysWithValues: (0 ..< 500).map { ($0, Tagged(id: $0)) })
         let older = dict

@@ -36,7 +36,7 @@ extension IdentifiedList {
             }
         }
         _modify {
-            guard let (position, offset, leafLabel) = _locate(id) else {
+            guard let (position, _, leafLabel) = _locate(id) else {
                 var element: Element? = nil
                 // NB: in a `defer`, so that an element set before the
                 // caller throws is kept, as `Dictionary` keeps it.
@@ -50,52 +50,67 @@ extension IdentifiedList {
                 yield &element
                 return
             }
-            // NB: the element is moved out of the tree (not copied), so a
-            // mutation through the element (`list[id: x]?.tags.append(t)`)
-            // finds its storage unique; it goes back at the same position,
-            // with its identity, as one write of the id.
-            let old = _version
-            let new = VersionStamp.next()
-            let slot = _list._slot(at: position)
-            _list._makeRootUnique(stamp: new)
-            var removalMoved = false
-            var element: Element? = _list._remove(at: position, stamp: new, leavesMoved: &removalMoved)
-            // NB: while leaves are refiled, the element is in neither
-            // tree: its entry goes first.
-            var unfiled = removalMoved
-            if removalMoved {
-                _unfile(id, leafLabel: leafLabel)
-                if _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
-            }
+            // NB: the element is moved out of its slot (not copied), so a
+            // mutation through it (`list[id: x]?.tags.append(t)`) finds its
+            // storage unique, and goes back into the same slot: a write of
+            // that element alone, on the element path (`list[i]`'s: in a
+            // draining store, the path's copies borrow; see
+            // `_ListNode+Lending.swift`), journaled as a write of the id's
+            // value. The slot is uninitialized while the caller holds the
+            // element; nothing reads it meanwhile (the list is the caller's
+            // exclusive access).
+            let (old, new, leaf, offset) = _list._beginElementWrite(at: position)
+            let slot = leaf._elementsPointer + offset
+            var element: Element? = slot.move()
             defer {
-                if let element {
+                if let written = element.take() {
                     _usagePrecondition(
-                        element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
-                    // NB: at a boundary between leaves (the element was
-                    // first or last in its leaf), the side it came from:
-                    // it goes back into its leaf, at its offset, and its
-                    // index entry still holds, unless leaves moved
-                    // elements.
-                    let insertionMoved = _list._insert(
-                        element, slot: _ListSlot(identity: slot.identity, written: new.rawValue), at: position, stamp: new,
-                        preferringRight: offset == 0)
-                    if insertionMoved && !unfiled {
-                        _unfile(id, leafLabel: leafLabel)
-                        unfiled = true
-                    }
-                    if unfiled { _fileInsertion(of: id, at: position, leavesMoved: insertionMoved, stamp: new) }
-                    // Back at its position under its id: its value alone
-                    // may have changed.
-                    _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: _version, id)
+                        written.id == id, "IdentifiedList: element with id \(written.id) set for id \(id)")
+                    slot.initialize(to: written)
+                    _list._endElementWrite(at: position)
+                    _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: new, id)
+                    _list._checkAfterWrite()
+                    _checkAfterWrite()
                 } else {
-                    if !unfiled { _unfile(id, leafLabel: leafLabel) }
-                    _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
+                    _removeVacated(id, at: position, slot: slot, leafLabel: leafLabel, from: old)
                 }
-                _list._checkAfterWrite()
-                _checkAfterWrite()
             }
             yield &element
         }
+    }
+
+    /// Removes the element with `id` at `position`, whose slot (`slot`,
+    /// in a leaf made unique by an element write stamped after `old`) the
+    /// caller of `self[id:]`'s `_modify` emptied by setting nil.
+    ///
+    /// The slot is filled again with a copy of another element, so that
+    /// the removal moves a valid value out (and releases it); the list's
+    /// only element is dropped from its root leaf as it is.
+    ///
+    /// - Complexity: O(log n) levels, as `remove(id:)`.
+    @inlinable
+    internal mutating func _removeVacated(
+        _ id: ID, at position: Int, slot: UnsafeMutablePointer<Element>, leafLabel: UInt64, from old: VersionStamp
+    ) {
+        guard _list._count > 1 else {
+            // NB: a root leaf of one, unique since the element write began
+            // (a root leaf never borrows): it forgets the emptied slot.
+            let root = _list._root
+            #if FASTSTORE_INTERNAL_CHECKS
+            precondition(root.height == 0 && root.width == 1, "IdentifiedList: a list of one not a root leaf of one")
+            #endif
+            root.count = 0
+            root._closeGap(at: 0, 1)
+            _unfile(id, leafLabel: leafLabel)
+            _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
+            _list._checkAfterWrite()
+            _checkAfterWrite()
+            return
+        }
+        slot.initialize(to: _list._root.element(at: position == 0 ? 1 : 0))
+        _list._endElementWrite(at: position)
+        _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: _version, id)
+        _ = _remove(at: position, id: id)
     }
 
     /// Writes `element` over the entry at `position`, which has the same id,
@@ -207,7 +222,7 @@ extension IdentifiedList {
 
     /// `remove(at:)` without recording a read.
     @inlinable
-    internal mutating func _remove(at position: Int) -> Element {
+    internal mutating func _remove(at position: Int, id knownID: ID? = nil) -> Element {
         let old = _version
         let new = VersionStamp.next()
         let leafLabel = _list._leaf(containing: position).label
@@ -215,7 +230,7 @@ extension IdentifiedList {
         var moved = false
         let element = _list._remove(at: position, stamp: new, leavesMoved: &moved)
         // NB: the removed element's id is the list's own read.
-        let id = _TrackingContext._withReadsUnrecorded { element.id }
+        let id = knownID ?? _TrackingContext._withReadsUnrecorded { element.id }
         _unfile(id, leafLabel: leafLabel)
         if moved, _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
