@@ -211,6 +211,9 @@ internal final class _NodeRecycler {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     func keep<Element>(lender node: _ListNode<Element>, borrower: _ListNode<Element>, shape: Int) {
+        #if FASTSTORE_INTERNAL_CHECKS
+        precondition(hasRoom, "_NodeRecycler: a lender kept past the limit (its borrower would be held unpaired)")
+        #endif
         _keep(_Entry(lender: node, shape: shape))
         (_borrowers.unsafelyUnwrapped + _borrowerCount).initialize(
             to: _Borrowing(

@@ -313,6 +313,43 @@ import Testing
         #expect(lives.count == 0, "every token released")
     }
 
+    /// A borrower that stops borrowing (a second write in its leaf makes
+    /// its slots explicit) leaves its lender claimed by the drain until the
+    /// settle: another store's drain (two stores' states may share the
+    /// node) cannot lend it meanwhile, and so cannot find its own borrower
+    /// resolved by this drain's settle. The settle lets it go.
+    @Test func aLenderWhoseBorrowerStoppedStaysClaimedUntilTheSettle() {
+        let lives = Lives()
+        let lenders = Handoff<[_ListNode<Row>]>()
+        let claimed = Handoff<[Bool]>()
+        do {
+            let store = Store<Versioned<Doc>, Int>(
+                state: Versioned(
+                    Doc(
+                        rows: VersionedList((0 ..< 400).map { Row(value: 0, label: "row \($0)", token: Token(lives)) }),
+                        items: IdentifiedList([])))
+            ) { state, i in
+                var leaf = state.rows._root
+                var offset = i
+                while leaf.height > 0 {
+                    let (k, o) = leaf.child(containing: offset)
+                    (leaf, offset) = (leaf.children[k], o)
+                }
+                state.rows[i].value += 1  // its leaf lent
+                state.rows[i + 1].value += 1  // the borrower's slots become explicit: it stops borrowing
+                claimed.put((claimed.take() ?? []) + [leaf._header.pointee.pair != nil])
+                lenders.put((lenders.take() ?? []) + [leaf])
+            }
+            for i in [0, 100, 398] { store.dispatch(i) }
+            #expect(claimed.take() == [true, true, true], "claimed by the drain until the settle")
+            for leaf in lenders.take() ?? [] {
+                #expect(leaf._header.pointee.pair == nil, "let go at the settle")
+            }
+            #expect(store.state.rows.count == 400)
+        }
+        #expect(lives.count == 0, "every token released")
+    }
+
     /// A list holding borrowed nodes, handed by the reducer to another
     /// thread before the settle (the state no longer holding it, the other
     /// thread taking the only reference the program has): written and

@@ -231,8 +231,9 @@ extension _ListNode {
     }
 
     /// Ends this borrower's borrowing before the settle: it takes its own
-    /// references to the lent items and lets its lender go (which the
-    /// settle then treats as any kept node).
+    /// references to the lent items and lets its lender go, which stays
+    /// claimed by this drain, paired with no borrower (``_unpaired``), and
+    /// which the settle then treats as any kept node.
     @inlinable
     func _stopBorrowing() {
         _ownLentItems()
@@ -240,9 +241,16 @@ extension _ListNode {
         guard let paired = _cfaststore_pair_load(&_header.pointee.pair) else { return }
         _cfaststore_pair_store(&_header.pointee.pair, nil)
         let lender = Unmanaged<_ListNode>.fromOpaque(paired)
-        lender._withUnsafeGuaranteedRef { _cfaststore_pair_store(&$0._header.pointee.pair, nil) }
+        lender._withUnsafeGuaranteedRef { _cfaststore_pair_store(&$0._header.pointee.pair, _ListNode._unpaired) }
         lender.release()
     }
+
+    /// What a lender's `pair` holds from its borrower's ``_stopBorrowing()``
+    /// to the settle: still claimed, so that no other drain lends it
+    /// meanwhile (a node two stores' states share): the settle of the
+    /// drain that claimed it must find no other drain's borrower there.
+    /// Never dereferenced.
+    @inlinable static var _unpaired: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped }
 
     // MARK: Settling a lender
 
@@ -267,10 +275,16 @@ extension _ListNode {
         func isUnique() -> Bool { slot.withMemoryRebound(to: _ListNode.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) } }
         let node = Unmanaged<_ListNode>.fromOpaque(UnsafeMutableRawPointer(slot).load(as: UnsafeRawPointer.self))
         return node._withUnsafeGuaranteedRef { lender in
-            guard let paired = _cfaststore_pair_load(&lender._header.pointee.pair) else {
-                guard isUnique() else { return false }
-                lender._emptyForReuse()
-                return true
+            guard let paired = _cfaststore_pair_load(&lender._header.pointee.pair), paired != _unpaired else {
+                // Its borrower stopped borrowing: a kept node, claimed by
+                // this drain until resolved (dead, or the batch's settle).
+                if isUnique() {
+                    _cfaststore_pair_store(&lender._header.pointee.pair, nil)
+                    lender._emptyForReuse()
+                    return true
+                }
+                if !keepingHeld { _cfaststore_pair_store(&lender._header.pointee.pair, nil) }
+                return false
             }
             // NB: the borrower's reference let go for the test (the
             // recycler's keeps the lender alive), taken again if the
