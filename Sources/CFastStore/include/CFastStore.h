@@ -87,6 +87,17 @@ static inline __attribute__((always_inline)) void _cfaststore_pair_store(void *_
     __atomic_store_n(pair, value, __ATOMIC_RELEASE);
 }
 
+// A list node's lent-item bits (`_ListNodeHeader.borrowed`): written by the
+// settle on a borrower that other threads may be reading (a published
+// state's node), through a pointer to the field alone.
+static inline __attribute__((always_inline)) uint32_t _cfaststore_borrowed_load(uint32_t *_Nonnull borrowed) {
+    return __atomic_load_n(borrowed, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) void _cfaststore_borrowed_store(uint32_t *_Nonnull borrowed, uint32_t value) {
+    __atomic_store_n(borrowed, value, __ATOMIC_RELAXED);
+}
+
 // Whether the calling thread is the process's main thread: the owning
 // thread of a `MainStore`. Found once per thread (FastStore's tracking
 // context keeps the answer). On Linux the main thread's id is the process

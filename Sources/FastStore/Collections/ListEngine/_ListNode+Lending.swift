@@ -37,6 +37,25 @@ import CFastStore
 //   drain, and each item is held exactly as a copy would have held it.
 
 extension _ListNode {
+    /// The lending link (`_ListNodeHeader.pair`) and the lent-item bits
+    /// (`borrowed`) as pointers to those fields alone. A node's lending is
+    /// claimed and settled while other threads may read the node (a
+    /// published state's): through `_header.pointee`, a write is an access
+    /// of the whole header, which overlaps every other thread's read of
+    /// it (its stamp, its count); through these, only the field, which no
+    /// other thread reads.
+    @inlinable @inline(__always)
+    var _pairField: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        (UnsafeMutableRawPointer(_header) + MemoryLayout<Header>.offset(of: \Header.pair).unsafelyUnwrapped)
+            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
+
+    @inlinable @inline(__always)
+    var _borrowedField: UnsafeMutablePointer<UInt32> {
+        (UnsafeMutableRawPointer(_header) + MemoryLayout<Header>.offset(of: \Header.borrowed).unsafelyUnwrapped)
+            .assumingMemoryBound(to: UInt32.self)
+    }
+
     /// The bit of `_ListNodeHeader.borrowed` that marks a borrower.
     @inlinable @inline(__always)
     static var _borrowing: UInt32 { 1 &<< 31 }
@@ -187,7 +206,7 @@ extension _ListNode {
             // NB: claimed atomically: a node another drain lends (two stores'
             // states may share it) or a borrower not yet settled is copied
             // as before, its items retained.
-            guard _cfaststore_pair_claim(&_header.pointee.pair, Unmanaged.passUnretained(node).toOpaque()) else {
+            guard _cfaststore_pair_claim(_pairField, Unmanaged.passUnretained(node).toOpaque()) else {
                 _relocateItems(into: node, explicit: explicit, moving: false)
                 recycler.keep(self, shape: shape)
                 return node
@@ -195,7 +214,7 @@ extension _ListNode {
             _relocateItems(into: node, explicit: explicit, moving: false, borrowing: true)
             let n = UInt32(truncatingIfNeeded: width)
             node._header.pointee.borrowed = _ListNode._borrowing | (n == 0 ? 0 : ~0 &>> (32 &- n))
-            _cfaststore_pair_store(&node._header.pointee.pair, Unmanaged.passRetained(self).toOpaque())
+            _cfaststore_pair_store(node._pairField, Unmanaged.passRetained(self).toOpaque())
             if offset >= 0 { node._ownItem(offset) }
             recycler.keep(lender: self, borrower: node, shape: shape)
             return node
@@ -208,22 +227,27 @@ extension _ListNode {
     @inlinable @inline(__always)
     func _ownItem(_ i: Int) {
         let bit: UInt32 = 1 &<< UInt32(i)
-        guard _header.pointee.borrowed & bit != 0 else { return }
+        let borrowed = _cfaststore_borrowed_load(_borrowedField)
+        guard borrowed & bit != 0 else { return }
         if height == 0 {
-            // NB: a copy of the element (its references retained) stored
-            // over its bits, which it did not own.
-            (_elementsPointer + i).initialize(to: _elementsPointer[i])
+            // NB: a copy of the element (its references retained) left
+            // alive in a temporary, so that the slot's bits, which it did
+            // not own, now hold those references. The slot is not written:
+            // other threads may be reading it (a published state's node).
+            withUnsafeTemporaryAllocation(of: Element.self, capacity: 1) { copy in
+                copy.baseAddress.unsafelyUnwrapped.initialize(to: _elementsPointer[i])
+            }
         } else {
             _ = UnsafeMutableRawPointer(_childrenPointer).assumingMemoryBound(to: Unmanaged<_ListNode>.self)[i].retain()
         }
-        _header.pointee.borrowed &= ~bit
+        _cfaststore_borrowed_store(_borrowedField, borrowed & ~bit)
     }
 
     /// Takes references of this borrower's own to every lent item; it
     /// stays paired with its lender.
     @inlinable
     func _ownLentItems() {
-        var lent = _header.pointee.borrowed & ~_ListNode._borrowing
+        var lent = _cfaststore_borrowed_load(_borrowedField) & ~_ListNode._borrowing
         while lent != 0 {
             _ownItem(lent.trailingZeroBitCount)
             lent &= lent &- 1
@@ -237,11 +261,11 @@ extension _ListNode {
     @inlinable
     func _stopBorrowing() {
         _ownLentItems()
-        _header.pointee.borrowed = 0
-        guard let paired = _cfaststore_pair_load(&_header.pointee.pair) else { return }
-        _cfaststore_pair_store(&_header.pointee.pair, nil)
+        _cfaststore_borrowed_store(_borrowedField, 0)
+        guard let paired = _cfaststore_pair_load(_pairField) else { return }
+        _cfaststore_pair_store(_pairField, nil)
         let lender = Unmanaged<_ListNode>.fromOpaque(paired)
-        lender._withUnsafeGuaranteedRef { _cfaststore_pair_store(&$0._header.pointee.pair, _ListNode._unpaired) }
+        lender._withUnsafeGuaranteedRef { _cfaststore_pair_store($0._pairField, _ListNode._unpaired) }
         lender.release()
     }
 
@@ -275,15 +299,15 @@ extension _ListNode {
         func isUnique() -> Bool { slot.withMemoryRebound(to: _ListNode.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) } }
         let node = Unmanaged<_ListNode>.fromOpaque(UnsafeMutableRawPointer(slot).load(as: UnsafeRawPointer.self))
         return node._withUnsafeGuaranteedRef { lender in
-            guard let paired = _cfaststore_pair_load(&lender._header.pointee.pair), paired != _unpaired else {
+            guard let paired = _cfaststore_pair_load(lender._pairField), paired != _unpaired else {
                 // Its borrower stopped borrowing: a kept node, claimed by
                 // this drain until resolved (dead, or the batch's settle).
                 if isUnique() {
-                    _cfaststore_pair_store(&lender._header.pointee.pair, nil)
+                    _cfaststore_pair_store(lender._pairField, nil)
                     lender._emptyForReuse()
                     return true
                 }
-                if !keepingHeld { _cfaststore_pair_store(&lender._header.pointee.pair, nil) }
+                if !keepingHeld { _cfaststore_pair_store(lender._pairField, nil) }
                 return false
             }
             // NB: the borrower's reference let go for the test (the
@@ -301,10 +325,10 @@ extension _ListNode {
             }
             borrower._withUnsafeGuaranteedRef { borrower in
                 borrower._ownLentItems()
-                borrower._header.pointee.borrowed = 0
-                _cfaststore_pair_store(&borrower._header.pointee.pair, nil)
+                _cfaststore_borrowed_store(borrower._borrowedField, 0)
+                _cfaststore_pair_store(borrower._pairField, nil)
             }
-            _cfaststore_pair_store(&lender._header.pointee.pair, nil)
+            _cfaststore_pair_store(lender._pairField, nil)
             return false
         }
     }
@@ -319,7 +343,7 @@ extension _ListNode {
         #endif
         // NB: the items the borrower replaced only, a bit each.
         let n = UInt32(truncatingIfNeeded: width)
-        var replaced = ~borrower._header.pointee.borrowed & (n == 0 ? 0 : ~0 &>> (32 &- n))
+        var replaced = ~_cfaststore_borrowed_load(borrower._borrowedField) & (n == 0 ? 0 : ~0 &>> (32 &- n))
         while replaced != 0 {
             _releaseItem(replaced.trailingZeroBitCount)
             replaced &= replaced &- 1
@@ -327,9 +351,9 @@ extension _ListNode {
         _setWidth(0)
         count = 0
         folds = nil
-        borrower._header.pointee.borrowed = 0
-        _cfaststore_pair_store(&borrower._header.pointee.pair, nil)
-        _cfaststore_pair_store(&_header.pointee.pair, nil)
+        _cfaststore_borrowed_store(borrower._borrowedField, 0)
+        _cfaststore_pair_store(borrower._pairField, nil)
+        _cfaststore_pair_store(_pairField, nil)
     }
 
     /// A borrower's part of `deinit`: releases its own items only, and its
@@ -339,9 +363,9 @@ extension _ListNode {
     func _deinitBorrower() {
         let lent = _header.pointee.borrowed
         for i in 0 ..< width where lent & (1 &<< UInt32(i)) == 0 { _releaseItem(i) }
-        if let paired = _cfaststore_pair_load(&_header.pointee.pair) {
+        if let paired = _cfaststore_pair_load(_pairField) {
             let lender = Unmanaged<_ListNode>.fromOpaque(paired)
-            lender._withUnsafeGuaranteedRef { _cfaststore_pair_store(&$0._header.pointee.pair, nil) }
+            lender._withUnsafeGuaranteedRef { _cfaststore_pair_store($0._pairField, nil) }
             lender.release()
         }
     }
