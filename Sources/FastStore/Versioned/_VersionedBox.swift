@@ -20,7 +20,7 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
 
     /// The node's value.
     @inlinable var value: Value {
-        @inline(__always) get { _value.unsafelyUnwrapped }
+        @inline(__always) get { _value! }
         @inline(__always) set { _value = newValue }
         @inline(__always) _modify { yield &_value! }
     }
@@ -50,7 +50,14 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
         return recycler._withUnsafeGuaranteedRef { recycler in
             let box: _VersionedBox
             if let spare = recycler.take(like: self, shape: 0) {
-                spare._value = _value
+                // NB: the spare is empty (``_emptyForReuse()``), so its
+                // optional is initialized, not assigned; and the value is
+                // copied as a `Value`: an `Optional<Value>` copied or
+                // destroyed as a whole goes through the optional's generic
+                // value witnesses (a metadata lookup and a call per
+                // operation, hundreds of instructions for a struct of
+                // several fields).
+                withUnsafeMutablePointer(to: &spare._value) { $0.initialize(to: value) }
                 spare.nodeID = nodeID
                 spare.version = version
                 box = spare
@@ -67,7 +74,16 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
 
 extension _VersionedBox: _RecyclableNode {
     @inlinable
-    func _emptyForReuse() { _value = nil }
+    func _emptyForReuse() {
+        // NB: the value moved out and destroyed as a `Value` (see
+        // `_copyForWrite()`), and nil initialized over the moved-out bits.
+        withUnsafeMutablePointer(to: &_value) { slot in
+            // NB: an optional's payload is at its start (every single-payload
+            // enum's is).
+            UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+            slot.initialize(to: nil)
+        }
+    }
 }
 
 /// The part of every ``Versioned`` node's box that does not depend on its

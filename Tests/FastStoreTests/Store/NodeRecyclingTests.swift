@@ -290,32 +290,85 @@ import Testing
         }
     }
 
-    final class Live: @unchecked Sendable {
-        static let lock = NSLock()
-        nonisolated(unsafe) static var count = 0
-        init() { Self.lock.lock(); Self.count += 1; Self.lock.unlock() }
-        deinit { Self.lock.lock(); Self.count -= 1; Self.lock.unlock() }
-        static var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-    }
-    struct LiveRow: @unchecked Sendable { var live: Live? }
-
     /// Copies a reducer makes and drops are released before the next
     /// action of the batch, as without the recycler (it kept them to the
     /// end of the batch: 64 temporary lists of 10,000 rows alive at once).
     @Test func copiesTheReducerDropsAreReleasedBeforeTheNextAction() {
-        let baseline = Live.value
+        let census = Census()
         var peak = 0
         let store = Store<Int, Int>(state: 0) { state, n in
-            peak = max(peak, Live.value - baseline)
-            var a = VersionedList((0 ..< n).map { _ in LiveRow(live: Live()) })
-            a[0] = LiveRow(live: Live())
+            peak = max(peak, census.value)
+            var a = VersionedList((0 ..< n).map { _ in PayloadRow(payload: Payload(census, bytes: 0)) })
+            a[0] = PayloadRow(payload: Payload(census, bytes: 0))
             var b = a
-            b.append(LiveRow(live: nil))
+            b.append(PayloadRow(payload: nil))
             state &+= a.count &+ b.count
         }
         store.dispatch(contentsOf: Array(repeating: 2_000, count: 64))
         #expect(peak == 0, "rows of earlier actions' temporaries were alive when an action started (\(peak))")
-        #expect(Live.value - baseline == 0)
+        #expect(census.value == 0)
+    }
+
+    struct BoxedDoc: @unchecked Sendable {
+        var blob: Blob
+        var note: String
+        var count: Int?
+    }
+
+    /// A `Store`'s root box is copied for each drain's write into a spare
+    /// box (the published state holds the one it replaces), and the
+    /// replaced box is emptied once nothing holds it: every state a
+    /// consumer is given and every state kept holds its own value, and
+    /// every payload a replaced box held is released. Roots whose optional
+    /// has a tag byte (`Int`) and whose has none (a struct of references).
+    @Test func recycledRootBoxesHoldTheirValuesAndReleaseWhatTheyHeld() {
+        let census = Census()
+        func doc(_ n: Int) -> BoxedDoc {
+            BoxedDoc(
+                blob: Blob(payload: Payload(census, bytes: 0), tag: n),
+                note: "note \(n) " + String(repeating: "x", count: 24),
+                count: n.isMultiple(of: 3) ? nil : n)
+        }
+        func holds(_ value: BoxedDoc, _ n: Int) -> Bool {
+            value.blob.tag == n && value.note == doc(n).note && value.count == (n.isMultiple(of: 3) ? nil : n)
+        }
+        do {
+            let store = Store<Versioned<BoxedDoc>, Int>(state: Versioned(doc(0))) { state, n in state.value = doc(n) }
+            let consumer = StateConsumer<Versioned<BoxedDoc>>()
+            var told: [(old: Int?, new: Int)] = []
+            consumer.add({ $0.blob.tag }) { (old: Int?, new: Int) in told.append((old, new)) }
+            let subscription = consumer.connect(to: store)
+            var kept: [(state: Versioned<BoxedDoc>, n: Int)] = []
+            for n in 1 ... 300 {
+                store.dispatch(n)
+                #expect(holds(store.state.value, n), "the state after action \(n)")
+                if n.isMultiple(of: 7) { kept.append((store.state, n)) }
+            }
+            for entry in kept { #expect(holds(entry.state.value, entry.n), "the state kept after action \(entry.n)") }
+            // NB: the first call is the consumer's when it connects.
+            #expect(told.map(\.new) == Array(0 ... 300))
+            #expect(told.map(\.old) == [nil] + Array(0 ..< 300))
+            #expect(store._recycler.reuses > 200, "the drains' copies reused spare boxes (\(store._recycler.reuses) reuses)")
+            kept = []
+            #expect(census.value == 1, "the payloads held: only the state's (\(census.value))")
+            subscription.cancel()
+        }
+        #expect(census.value == 0)
+
+        let counter = Store<Versioned<Int>, Int>(state: Versioned(0)) { state, n in state.value &+= n }
+        let consumer = StateConsumer<Versioned<Int>>()
+        var sums: [Int] = []
+        consumer.add({ $0.value }) { (_: Int?, new: Int) in sums.append(new) }
+        let subscription = consumer.connect(to: counter)
+        var states: [Versioned<Int>] = []
+        for n in 1 ... 200 {
+            counter.dispatch(n)
+            states.append(counter.state)
+        }
+        #expect(states.map(\.value) == (1 ... 200).map { $0 * ($0 + 1) / 2 })
+        #expect(sums == (0 ... 200).map { $0 * ($0 + 1) / 2 })
+        #expect(counter._recycler.reuses > 0)
+        subscription.cancel()
     }
 
     // MARK: Found by the second review
