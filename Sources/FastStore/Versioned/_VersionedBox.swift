@@ -57,6 +57,9 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
                 // value witnesses (a metadata lookup and a call per
                 // operation, hundreds of instructions for a struct of
                 // several fields).
+                #if FASTSTORE_INTERNAL_CHECKS
+                precondition(spare._value == nil, "_VersionedBox: a spare box that holds a value")
+                #endif
                 withUnsafeMutablePointer(to: &spare._value) { $0.initialize(to: value) }
                 spare.nodeID = nodeID
                 spare.version = version
@@ -77,6 +80,9 @@ extension _VersionedBox: _RecyclableNode {
     func _emptyForReuse() {
         // NB: the value moved out and destroyed as a `Value` (see
         // `_copyForWrite()`), and nil initialized over the moved-out bits.
+        #if FASTSTORE_INTERNAL_CHECKS
+        precondition(_value != nil, "_VersionedBox: a box emptied twice")
+        #endif
         withUnsafeMutablePointer(to: &_value) { slot in
             // NB: an optional's payload is at its start (every single-payload
             // enum's is).
