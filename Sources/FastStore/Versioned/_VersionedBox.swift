@@ -20,7 +20,7 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
 
     /// The node's value.
     @inlinable var value: Value {
-        @inline(__always) get { _value! }
+        @inline(__always) get { _value.unsafelyUnwrapped }
         @inline(__always) set { _value = newValue }
         @inline(__always) _modify { yield &_value! }
     }
@@ -52,15 +52,19 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
             if let spare = recycler.take(like: self, shape: 0) {
                 // NB: the spare is empty (``_emptyForReuse()``), so its
                 // optional is initialized, not assigned; and the value is
-                // copied as a `Value`: an `Optional<Value>` copied or
-                // destroyed as a whole goes through the optional's generic
-                // value witnesses (a metadata lookup and a call per
-                // operation, hundreds of instructions for a struct of
-                // several fields).
+                // copied as a `Value` (`_value!` projects the payload):
+                // an `Optional<Value>` copied or destroyed as a whole goes
+                // through the optional's generic value witnesses (a
+                // metadata lookup and a call per operation, hundreds of
+                // instructions for a struct of several fields).
+                // NB: not in `value`'s getter: there, the check of `!`
+                // kept key-path writes through `Versioned` from being
+                // compiled to direct accesses (deep-tree: +7,700
+                // instructions per dispatch).
                 #if FASTSTORE_INTERNAL_CHECKS
                 precondition(spare._value == nil, "_VersionedBox: a spare box that holds a value")
                 #endif
-                withUnsafeMutablePointer(to: &spare._value) { $0.initialize(to: value) }
+                withUnsafeMutablePointer(to: &spare._value) { $0.initialize(to: _value!) }
                 spare.nodeID = nodeID
                 spare.version = version
                 box = spare
@@ -85,8 +89,9 @@ extension _VersionedBox: _RecyclableNode {
         #endif
         withUnsafeMutablePointer(to: &_value) { slot in
             // NB: an optional's payload is at its start (every single-payload
-            // enum's is).
-            UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+            // enum's is). Moved out, not `deinitialize(count:)`: that is a
+            // runtime call through the type's metadata.
+            _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).move()
             slot.initialize(to: nil)
         }
     }
