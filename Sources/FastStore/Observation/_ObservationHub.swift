@@ -32,7 +32,7 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     @usableFromInline static let shared = _ObservationHub()
 
     /// The registrar of replaced plain states' keys (``_Publication``).
-    let registrar = ObservationRegistrar()
+    @usableFromInline let registrar = ObservationRegistrar()
     let lock = _Lock()
     /// The live looks' dependencies, by look id.
     @exclusivity(unchecked) var index = _ReaderIndex()

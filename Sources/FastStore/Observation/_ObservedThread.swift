@@ -11,8 +11,8 @@ internal final class _ObservedThread: _ReadObserver {
     /// The store whose `state` this thread read last, and the generation
     /// of the state it got: an observed read checks that no publish came
     /// between (see `_ObservationHub.access`).
-    @exclusivity(unchecked) var observedPublication: _Publication?
-    @exclusivity(unchecked) var observedGeneration: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var observedPublication: _Publication?
+    @exclusivity(unchecked) @usableFromInline var observedGeneration: UInt64 = 0
     /// The look this thread's observed reads are filed under (see
     /// `_Look`), at the use `lookEpoch` names.
     @exclusivity(unchecked) var look: _Look?

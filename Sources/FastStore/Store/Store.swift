@@ -165,6 +165,10 @@ public final class Store<State, Action> {
     ///
     /// - Complexity: O(1): a lock and a copy of the state value (its buffers
     ///   are shared, not copied).
+    // NB: inlinable, so that the read is specialized for `State` where it
+    // is made: unspecialized, every read copied the published
+    // `Optional<State>` through `Optional`'s generic value witnesses.
+    @inlinable
     public var state: State {
         let context = _TrackingContext.current
         // NB: inside a drain (reducers, middleware, subscribers) a read
@@ -216,7 +220,7 @@ public final class Store<State, Action> {
     }
 
     /// The published state, read without registering anything.
-    @usableFromInline
+    @inlinable
     var _publishedState: State {
         _lock.lock()
         defer { _lock.unlock() }

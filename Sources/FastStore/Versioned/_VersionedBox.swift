@@ -25,6 +25,16 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
         @inline(__always) _modify { yield &_value! }
     }
 
+    /// The address of the value, for the holder of the box's only
+    /// reference, to write a stored member in place (see `Versioned`'s
+    /// child-node `_modify`). Valid while the box lives: a class's stored
+    /// property does not move.
+    // NB: an optional's payload is at its start (every single-payload
+    // enum's is), and a box in a `Versioned` always holds a value.
+    @inlinable var _valueAddress: UnsafeMutableRawPointer {
+        @inline(__always) get { withUnsafeMutablePointer(to: &_value) { UnsafeMutableRawPointer($0) } }
+    }
+
     @inlinable
     init(value: Value, nodeID: NodeID, version: VersionStamp) {
         self._value = value

@@ -35,13 +35,7 @@ extension IdentifiedList {
                 var element: Element? = nil
                 // NB: in a `defer`, so that an element set before the
                 // caller throws is kept, as `Dictionary` keeps it.
-                defer {
-                    if let element {
-                        _usagePrecondition(
-                            element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
-                        insert(element, at: _list._count)
-                    }
-                }
+                defer { if element != nil { _appendSet(element.take().unsafelyUnwrapped, for: id) } }
                 yield &element
                 return
             }
@@ -74,6 +68,18 @@ extension IdentifiedList {
         }
     }
 
+    /// Appends `element`, set through `self[id:]`'s `_modify` for `id`,
+    /// which no element had.
+    // NB: not inlined (nor `_removeVacated`): the rare paths kept out of
+    // `_modify`, so that it stays small enough for a caller to inline it
+    // with the `Versioned` member access around it (a key path projected
+    // at run time otherwise).
+    @inlinable @inline(never)
+    internal mutating func _appendSet(_ element: Element, for id: ID) {
+        _usagePrecondition(element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
+        insert(element, at: _list._count)
+    }
+
     /// Removes the element with `id` at `position`, whose slot (`slot`,
     /// in a leaf made unique by an element write stamped after `old`) the
     /// caller of `self[id:]`'s `_modify` emptied by setting nil.
@@ -83,7 +89,7 @@ extension IdentifiedList {
     /// only element is dropped from its root leaf as it is.
     ///
     /// - Complexity: O(log n) levels, as `remove(id:)`.
-    @inlinable
+    @inlinable @inline(never)
     internal mutating func _removeVacated(
         _ id: ID, at position: Int, slot: UnsafeMutablePointer<Element>, leafLabel: UInt64, from old: VersionStamp
     ) {
