@@ -67,8 +67,9 @@ extension Versioned {
             // about 1,000 instructions per write; the offset is one lookup,
             // folded where the accessor is inlined. A computed or observed
             // member is read into a temporary and set back through the key
-            // path, as the key path's own `_modify` does. One `yield`: an
-            // accessor with two was not inlined even into small callers.
+            // path, as the key path's own `_modify` does. One `yield`:
+            // with two (the offset's, the key path's), small reducers'
+            // writes grew by about 30 % (docs/benchmarks/MEASUREMENTS.md).
             let member: UnsafeMutablePointer<T>
             if let range {
                 member = _box._valueAddress.advanced(by: range.offset).assumingMemoryBound(to: T.self)
