@@ -1,3 +1,4 @@
+import Atomics
 import CFastStore
 
 /// A node (a list node, a `Versioned` box) that a ``_NodeRecycler`` can
@@ -308,6 +309,10 @@ internal final class _NodeRecycler {
                 continue
             }
             guard isKnownUniquelyReferenced(&(kept + i).pointee.object) else { continue }
+            // NB: the last other holder (a reader of an older state, on
+            // another thread) released it: order its reads before the
+            // emptying's writes (the check itself promises no ordering).
+            atomicMemoryFence(ordering: .acquiring)
             // NB: the entry moved out and back, and its node passed
             // unretained: called from memory, the closure's context and the
             // node were retained and released around the call.

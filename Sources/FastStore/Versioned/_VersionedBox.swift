@@ -101,8 +101,11 @@ extension _VersionedBox: _RecyclableNode {
             // NB: an optional's payload is at its start (every single-payload
             // enum's is). Moved out, not `deinitialize(count:)`: that is a
             // runtime call through the type's metadata.
-            _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).move()
+            // NB: nil written before the value is dropped, so that the
+            // `deinit`s its release runs never find a destroyed value here.
+            let old = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).move()
             slot.initialize(to: nil)
+            _ = consume old
         }
     }
 }
