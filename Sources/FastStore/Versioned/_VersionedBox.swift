@@ -27,10 +27,10 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
 
     /// The address of the value, for the holder of the box's only
     /// reference, to write a stored member in place (see `Versioned`'s
-    /// child-node `_modify`). Valid while the box lives: a class's stored
-    /// property does not move.
+    /// child-node `_modify`) or to empty the box (``_emptyForReuse()``).
+    /// Valid while the box lives: a class's stored property does not move.
     // NB: an optional's payload is at its start (every single-payload
-    // enum's is), and a box in a `Versioned` always holds a value.
+    // enum's is); a box in a `Versioned` always holds a value.
     @inlinable var _valueAddress: UnsafeMutableRawPointer {
         @inline(__always) get { withUnsafeMutablePointer(to: &_value) { UnsafeMutableRawPointer($0) } }
     }
@@ -65,12 +65,10 @@ internal final class _VersionedBox<Value>: _VersionedBoxBase, @unchecked Sendabl
                 // copied as a `Value` (`_value!` projects the payload):
                 // an `Optional<Value>` copied or destroyed as a whole goes
                 // through the optional's generic value witnesses (a
-                // metadata lookup and a call per operation, hundreds of
-                // instructions for a struct of several fields).
+                // metadata lookup and a call per operation).
                 // NB: not in `value`'s getter: there, the check of `!`
                 // kept key-path writes through `Versioned` from being
-                // compiled to direct accesses (deep-tree: +7,700
-                // instructions per dispatch).
+                // compiled to direct accesses (docs/benchmarks/MEASUREMENTS.md).
                 #if FASTSTORE_INTERNAL_CHECKS
                 precondition(spare._value == nil, "_VersionedBox: a spare box that holds a value")
                 #endif
@@ -97,16 +95,13 @@ extension _VersionedBox: _RecyclableNode {
         #if FASTSTORE_INTERNAL_CHECKS
         precondition(_value != nil, "_VersionedBox: a box emptied twice")
         #endif
-        withUnsafeMutablePointer(to: &_value) { slot in
-            // NB: an optional's payload is at its start (every single-payload
-            // enum's is). Moved out, not `deinitialize(count:)`: that is a
-            // runtime call through the type's metadata.
-            // NB: nil written before the value is dropped, so that the
-            // `deinit`s its release runs never find a destroyed value here.
-            let old = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).move()
-            slot.initialize(to: nil)
-            _ = consume old
-        }
+        // NB: moved out, not `deinitialize(count:)`: that is a runtime call
+        // through the type's metadata. Nil is written before the value is
+        // dropped, so that the `deinit`s its release runs never find a
+        // destroyed value here.
+        let old = _valueAddress.assumingMemoryBound(to: Value.self).move()
+        withUnsafeMutablePointer(to: &_value) { $0.initialize(to: nil) }
+        _ = consume old
     }
 }
 
