@@ -63,13 +63,13 @@ extension Versioned {
             // NB: a stored member is reached at its offset in the box's
             // value: where the caller's code is too big for this accessor
             // to be inlined (a reducer's long `switch`), the key path is
-            // not folded, and projecting it at run time (three times) cost
-            // about 1,000 instructions per write; the offset is one lookup,
-            // folded where the accessor is inlined. A computed or observed
+            // not folded, and projecting it at run time (three times) is
+            // far dearer than the offset, one lookup, folded where the
+            // accessor is inlined (docs/benchmarks/MEASUREMENTS.md). A computed or observed
             // member is read into a temporary and set back through the key
             // path, as the key path's own `_modify` does. One `yield`:
             // with two (the offset's, the key path's), small reducers'
-            // writes grew by about 30 % (docs/benchmarks/MEASUREMENTS.md).
+            // writes grew dearer (docs/benchmarks/MEASUREMENTS.md).
             let member: UnsafeMutablePointer<T>
             if let range {
                 member = _box._valueAddress.advanced(by: range.offset).assumingMemoryBound(to: T.self)
