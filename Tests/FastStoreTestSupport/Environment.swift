@@ -21,6 +21,21 @@ public func environmentRuns(fallback: Int) -> Int {
     return runs
 }
 
+/// How long a randomized test runs in this build: `optimized` where the
+/// library is built with `-O` (`swift test -c release`), `checked` where it
+/// runs its internal checks (the debug build, `FASTSTORE_INTERNAL_CHECKS`,
+/// where a write can check its whole tree and the code is not optimized).
+/// CI runs both builds (`.ci/run`): a test sized for the optimized build
+/// runs the long sequences there and the checked writes here, rather than
+/// the long sequences twice.
+public func runLength(optimized: Int, checked: Int) -> Int {
+    #if FASTSTORE_INTERNAL_CHECKS
+    return checked
+    #else
+    return optimized
+    #endif
+}
+
 /// `actual == expected`, with `unlinked` at 0.
 ///
 /// `unlinked` is the counted object's own count of states its store's

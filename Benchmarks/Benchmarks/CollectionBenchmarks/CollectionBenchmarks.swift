@@ -71,7 +71,7 @@ var quick: Benchmark.Configuration {
     metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
     warmupIterations: 10,
     scalingFactor: .one,
-    maxDuration: .seconds(1),
+    maxDuration: suiteMaxDuration(.seconds(1)),
     maxIterations: 20_000,
     thresholds: allocationCountGate
     )
@@ -82,7 +82,7 @@ var slow: Benchmark.Configuration {
     metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount],
     warmupIterations: 2,
     scalingFactor: .one,
-    maxDuration: .seconds(2),
+    maxDuration: suiteMaxDuration(.seconds(2)),
     maxIterations: 60,
     thresholds: allocationCountGate
     )

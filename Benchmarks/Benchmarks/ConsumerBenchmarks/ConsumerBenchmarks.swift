@@ -212,7 +212,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .mallocCountTotal, .throughput],
         warmupIterations: 10,
         scalingFactor: .kilo,
-        maxDuration: .seconds(1),
+        maxDuration: suiteMaxDuration(.seconds(1)),
         maxIterations: 100_000,
         thresholds: allocationCountGate
     )
@@ -232,7 +232,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Consumer.NaiveFullCopy.\(label).consumers100",
                   configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput],
                                        warmupIterations: 2, scalingFactor: n >= 100_000 ? .one : .kilo,
-                                       maxDuration: .seconds(1), maxIterations: 10_000)) { benchmark in
+                                       maxDuration: suiteMaxDuration(.seconds(1)), maxIterations: 10_000)) { benchmark in
             let fixture = Fixtures.shared.get("naive.\(n).100") { NaiveFixture(n: n, consumers: 100) }
             let before = fixture.delivered
             benchmark.startMeasurement()
@@ -273,7 +273,7 @@ let benchmarks: @Sendable () -> Void = {
             Benchmark("Consumer.RetainedBytes.\(label).consumers\(consumers)",
                       configuration: .init(metrics: [.custom("consumerRetainedBytes", useScalingFactor: false)],
                                            warmupIterations: 0, scalingFactor: .one,
-                                           maxDuration: .seconds(1), maxIterations: 3, thresholds: nil)) { benchmark in
+                                           maxDuration: suiteMaxDuration(.seconds(1)), maxIterations: 3, thresholds: nil)) { benchmark in
                 let store = Store(state: Versioned(ItemsState(items: VersionedList(makeItems(n)), filter: 0)),
                                   reducer: versionedReducer)
                 // NB: toggle every item the consumers will see toggled, twice,

@@ -55,7 +55,7 @@ func configuration(slow: Bool) -> Benchmark.Configuration {
     .init(metrics: [.wallClock, .mallocCountTotal, .throughput],
           warmupIterations: slow ? 100 : 10,
           scalingFactor: slow ? .one : .kilo,
-          maxDuration: .seconds(1),
+          maxDuration: suiteMaxDuration(.seconds(1)),
           maxIterations: 100_000,
           thresholds: allocationCountGate)
 }

@@ -25,7 +25,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .mallocCountTotal, .throughput],
         warmupIterations: 10,
         scalingFactor: .kilo,
-        maxDuration: .seconds(1),
+        maxDuration: suiteMaxDuration(.seconds(1)),
         maxIterations: 100_000,
         thresholds: allocationCountGate
     )
@@ -63,7 +63,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Observation.FastStore.wholeState.rows1000",
               configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput],
                                    warmupIterations: 2, scalingFactor: .one,
-                                   maxDuration: .seconds(1), maxIterations: 10_000)) { benchmark in
+                                   maxDuration: suiteMaxDuration(.seconds(1)), maxIterations: 10_000)) { benchmark in
         let fixture = Fixtures.shared.get("wholeState", makeWholeState)
         measureActions(benchmark, invalidatedPerAction: rowCount) { fixture.act() }
     }

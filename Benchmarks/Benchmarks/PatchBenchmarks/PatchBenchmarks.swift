@@ -55,7 +55,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .mallocCountTotal, .throughput],
         warmupIterations: 10,
         scalingFactor: .kilo,
-        maxDuration: .seconds(1),
+        maxDuration: suiteMaxDuration(.seconds(1)),
         maxIterations: 100_000,
         thresholds: allocationCountGate
     )

@@ -225,7 +225,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .mallocCountTotal, .throughput],
         warmupIterations: 10,
         scalingFactor: .one,
-        maxDuration: .seconds(2),
+        maxDuration: suiteMaxDuration(.seconds(2)),
         maxIterations: 10_000,
         thresholds: allocationCountGate
     )

@@ -154,7 +154,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .mallocCountTotal, .throughput],
         warmupIterations: 10,
         scalingFactor: .kilo,
-        maxDuration: .seconds(1),
+        maxDuration: suiteMaxDuration(.seconds(1)),
         maxIterations: 100_000,
         thresholds: allocationCountGate
     )
@@ -182,7 +182,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Scope.Rederive.N100000.scopes\(scopes)",
                   configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput],
                                        warmupIterations: 2, scalingFactor: scopes >= 1_000 ? .one : .kilo,
-                                       maxDuration: .seconds(1), maxIterations: 10_000,
+                                       maxDuration: suiteMaxDuration(.seconds(1)), maxIterations: 10_000,
                                        thresholds: thresholds)) { benchmark in
             let fixture = Fixtures.shared.get("rederive.\(scopes)") { RederivingFixture(scopes: scopes) }
             let before = fixture.delivered

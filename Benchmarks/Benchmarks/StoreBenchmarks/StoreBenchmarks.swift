@@ -22,7 +22,7 @@ let benchmarks: @Sendable () -> Void = {
         metrics: mallocMetrics,
         warmupIterations: 1_000,
         scalingFactor: .kilo,
-        maxDuration: .seconds(1),
+        maxDuration: suiteMaxDuration(.seconds(1)),
         maxIterations: 1_000_000,
         thresholds: allocationCountGate
     )

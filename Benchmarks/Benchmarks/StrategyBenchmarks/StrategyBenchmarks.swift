@@ -46,7 +46,7 @@ let benchmarks: @Sendable () -> Void = {
                 configuration: .init(
                     metrics: [.wallClock, .mallocCountTotal, .throughput],
                     warmupIterations: 10,
-                    maxDuration: .seconds(1),
+                    maxDuration: suiteMaxDuration(.seconds(1)),
                     maxIterations: 1_000,
                     thresholds: allocationCountGate
                 ),

@@ -557,10 +557,12 @@ final class Trackers: @unchecked Sendable {
 /// row from a writer thread after seeded busy work of its own. A tracking
 /// that read an old title must be told: none may be left stale.
 @Suite struct FineGrainedObservationRaceTests {
-    /// 100,000 rounds; 10,000 under ThreadSanitizer, where each round is
-    /// about 10 times slower.
+    /// 100,000 rounds in the optimized build; 20,000 in the debug build
+    /// (unoptimized, about 5 times slower: CI runs both) and 10,000 under
+    /// ThreadSanitizer, where each round is about 10 times slower.
     static var rounds: Int {
-        environmentRuns(fallback: StoreObservationRaceTests.runsUnderThreadSanitizer ? 10_000 : 100_000)
+        environmentRuns(fallback: StoreObservationRaceTests.runsUnderThreadSanitizer
+            ? 10_000 : runLength(optimized: 100_000, checked: 20_000))
     }
 
     /// About `n` iterations of work the optimizer keeps.
