@@ -104,15 +104,32 @@ internal final class _WriteJournal {
     /// - Complexity: O(writes + `buffer.count`).
     @inlinable
     func _exchangeWrites(_ buffer: inout [(node: NodeID, kind: _WriteKind)]) {
-        buffer._removeAllKeepingCapacity()
-        // NB: appended one by one: a drain journals a few writes, and
-        // `append(contentsOf:)` of a buffer cost about 150 instructions for
-        // them, where each append costs a capacity check.
+        // NB: the buffer's own slots are overwritten in place (one
+        // uniqueness check for all of them), the surplus removed at once,
+        // and only writes past its count appended: a steady stream of
+        // drains of a few writes each mostly overwrites. Emptying it and
+        // appending each write cost a uniqueness check per element twice.
+        // (`append(contentsOf:)` of a buffer cost more than either.)
         let count = _count
-        var k = 0
-        while k < count {
-            buffer.append(_writes[k])
-            k &+= 1
+        let overwritten = Swift.min(count, buffer.count)
+        if overwritten != 0 {
+            let writes = _writes
+            buffer.withUnsafeMutableBufferPointer { slots in
+                var k = 0
+                while k < overwritten {
+                    slots[k] = writes[k]
+                    k &+= 1
+                }
+            }
+        }
+        if buffer.count > count {
+            buffer.removeLast(buffer.count &- count)
+        } else {
+            var k = overwritten
+            while k < count {
+                buffer.append(_writes[k])
+                k &+= 1
+            }
         }
     }
 

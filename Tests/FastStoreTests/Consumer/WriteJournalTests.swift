@@ -98,4 +98,37 @@ struct WriteJournalTests {
         #expect(journal.writes.count == 100)
         #expect(journal.chains(NodeID(rawValue: 1), from: VersionStamp(rawValue: 0), to: VersionStamp(rawValue: 100)))
     }
+
+    /// A drain's changes reuse the buffer of an earlier drain: the writes
+    /// copied into it are exactly the journal's, whether the buffer held
+    /// more, fewer or as many, and a copy of the buffer someone kept (a
+    /// watcher on another thread) is left as it was.
+    @Test func writesExchangedIntoAnEarlierBufferAreExactlyTheJournals() {
+        func journal(_ count: Int, node base: UInt64) -> _WriteJournal {
+            let journal = _WriteJournal()
+            for k in 0 ..< count {
+                journal._write(NodeID(rawValue: base + UInt64(k)), from: VersionStamp(rawValue: UInt64(k)),
+                               to: VersionStamp(rawValue: UInt64(k + 1)), k % 2 == 0 ? .content : .order)
+            }
+            return journal
+        }
+        func expected(_ count: Int, node base: UInt64) -> [String] {
+            (0 ..< count).map { "\(base + UInt64($0)) \($0 % 2 == 0 ? _WriteKind.content : .order)" }
+        }
+        func described(_ writes: [(node: NodeID, kind: _WriteKind)]) -> [String] {
+            writes.map { "\($0.node.rawValue) \($0.kind)" }
+        }
+        for (held, count) in [(0, 0), (0, 3), (5, 2), (2, 5), (3, 3), (4, 0), (1, 17)] {
+            var buffer: [(node: NodeID, kind: _WriteKind)] = []
+            journal(held, node: 100)._exchangeWrites(&buffer)
+            let kept = buffer
+            journal(count, node: 500)._exchangeWrites(&buffer)
+            #expect(described(buffer) == expected(count, node: 500), "\(held) held, \(count) written")
+            #expect(described(kept) == expected(held, node: 100), "the kept copy, \(held) held")
+            var unshared = kept
+            unshared.reserveCapacity(32)
+            journal(count, node: 900)._exchangeWrites(&unshared)
+            #expect(described(unshared) == expected(count, node: 900), "unshared, \(held) held, \(count) written")
+        }
+    }
 }
