@@ -177,7 +177,10 @@ for key in "${specs[@]}"; do
         # NB: the two runs side by side (CI has two cores): a profile's
         # count is the program's own, whatever runs beside it.
         count one "${run[@]}" "$D" "$run_strategy" > "$work/one" & first=$!
-        count two "${run[@]}" $((2 * D)) "$run_strategy" > "$work/two" || exit 1
+        # NB: a failed run stops the other before the script ends (the
+        # EXIT trap removes their folder).
+        count two "${run[@]}" $((2 * D)) "$run_strategy" > "$work/two" \
+            || { kill "$first" 2>/dev/null; wait "$first" 2>/dev/null; exit 1; }
         wait "$first" || exit 1
         one=$(cat "$work/one"); two=$(cat "$work/two")
     fi

@@ -1,7 +1,7 @@
 extension Array {
     /// Empties the array, keeping its storage, for the scratch buffers a
     /// dispatch reuses (a consume's plan, a selector's recorded reads, a
-    /// drain's writes).
+    /// hub's candidates).
     ///
     /// NB: `removeAll(keepingCapacity: true)` goes through the generic
     /// `replaceSubrange` (about a hundred instructions even for one

@@ -60,8 +60,9 @@ internal final class _DrainChanges: @unchecked Sendable {
 
     /// Makes this object, which nobody else holds, the changes of a new
     /// drain: as `init(journal:oldRoot:newRoot:)`, except that the journal's
-    /// writes are copied into this object's emptied buffer, so neither the
-    /// object nor a buffer is allocated when the buffer has the room.
+    /// writes are copied into this object's buffer in place
+    /// (`_WriteJournal._exchangeWrites`), so neither the object nor a
+    /// buffer is allocated when the buffer has the room.
     ///
     /// A buffer grown past 256 writes (a bulk drain) is not reused: the
     /// writes get an array of their own, as without reuse, so the buffers

@@ -127,8 +127,13 @@ struct WriteJournalTests {
             #expect(described(kept) == expected(held, node: 100), "the kept copy, \(held) held")
             var unshared = kept
             unshared.reserveCapacity(32)
+            let storage = unshared.withUnsafeBufferPointer { $0.baseAddress }
             journal(count, node: 900)._exchangeWrites(&unshared)
             #expect(described(unshared) == expected(count, node: 900), "unshared, \(held) held, \(count) written")
+            // NB: written in the buffer's own storage: nothing allocated.
+            if count <= 32 {
+                #expect(unshared.withUnsafeBufferPointer { $0.baseAddress } == storage, "reallocated: \(held) held, \(count) written")
+            }
         }
     }
 }
