@@ -18,7 +18,11 @@ struct _SnapshotKey: Hashable, Sendable {
 internal final class _Publication: @unchecked Sendable {
     // NB: `@unchecked Sendable`: an atomic, and `snapshot`, guarded by the
     // store's lock.
-    @usableFromInline let generation = ManagedAtomic<UInt64>(0)
+    // NB: an `UnsafeAtomic` this object destroys, not a `ManagedAtomic`:
+    // inside the drain (too big to inline `ManagedAtomic`'s storage
+    // accessor) each operation on one was a call with a retain and a
+    // release of its object around it. Reached only through this object.
+    @usableFromInline let generation = UnsafeAtomic<UInt64>.create(0)
 
     /// The key every tracked read of the state at one generation registers,
     /// and on which threads such reads ran.
@@ -50,6 +54,8 @@ internal final class _Publication: @unchecked Sendable {
     let earlierReadRenotifications = ManagedAtomic<Int>(0)
 
     @usableFromInline init() {}
+
+    deinit { generation.destroy() }
 
     /// The key path every tracked read of the state at `generation`
     /// registers. Must hold the store's lock.

@@ -89,6 +89,9 @@ internal final class _Subscriber<State>: @unchecked Sendable {
     /// The subscribing object, for `unsubscribe(_:)`.
     @usableFromInline weak var object: AnyObject?
     @usableFromInline let isObjectSubscriber: Bool
+    // NB: a `ManagedAtomic`, unlike the store's other hot flags: a
+    // wake-up hub keeps this flag beyond the entry (`_WakeUpHub.hub(for:)`
+    // captures it, not the entry, which owns the hub).
     @usableFromInline let cancelled = ManagedAtomic<Bool>(false)
 
     /// For `.main` delivery: the latest state not yet delivered, and whether
@@ -108,4 +111,5 @@ internal final class _Subscriber<State>: @unchecked Sendable {
         self.wakeUps = wakeUps
         self.deliver = deliver
     }
+
 }

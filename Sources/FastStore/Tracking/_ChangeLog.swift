@@ -47,7 +47,7 @@ internal final class _ChangeLog: @unchecked Sendable {
 
     /// The root node whose drains this log holds, as the directory files
     /// it (0: none yet).
-    @usableFromInline let registeredNode = ManagedAtomic<UInt64>(0)
+    @usableFromInline let registeredNode = UnsafeAtomic<UInt64>.create(0)
 
     /// Whether drains are logged. A store's log is not, until a watcher
     /// that may read it appears: until then ``publish(_:)`` only files
@@ -61,7 +61,10 @@ internal final class _ChangeLog: @unchecked Sendable {
     /// A step the log did not record is one it cannot prove: the reader
     /// compares everything, as for a dropped drain. Set once, never
     /// cleared.
-    @usableFromInline let wanted: ManagedAtomic<Bool>
+    ///
+    /// (`wanted` and `registeredNode` are `UnsafeAtomic`s, destroyed with
+    /// the log: see `_Publication.generation`.)
+    @usableFromInline let wanted: UnsafeAtomic<Bool>
 
     /// Marks the log wanted (see ``wanted``).
     @inlinable @inline(__always)
@@ -77,8 +80,13 @@ internal final class _ChangeLog: @unchecked Sendable {
         precondition(capacity > 0, "a change log holds at least one drain")
         self.capacity = capacity
         self.writeCapacity = writeCapacity
-        self.wanted = ManagedAtomic(wanted)
+        self.wanted = UnsafeAtomic.create(wanted)
         ring = []
+    }
+
+    deinit {
+        wanted.destroy()
+        registeredNode.destroy()
     }
 
     /// Files the log under `node`, the root node of its store's state, if
