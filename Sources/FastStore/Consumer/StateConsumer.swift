@@ -53,16 +53,13 @@ public final class StateConsumer<State> {
     /// How many removals were made (incremented under `_lock`): the thread
     /// holding the turn re-checks a consumer's `isRemoved` under the lock
     /// only when this moved since it last looked.
-    /// (An `UnsafeAtomic`, destroyed with the consumer: see
-    /// `_Publication.generation`.)
-    @usableFromInline internal let _removals = UnsafeAtomic<Int>.create(0)
+    /// (An `_OwnedAtomic`.)
+    @usableFromInline internal let _removals = _OwnedAtomic<Int>(0)
 
     /// An empty consumer.
     public init() {
         _rootReader = _RootVersion.reader(for: State.self)
     }
-
-    deinit { _removals.destroy() }
 
     /// Whether a consumer added now is called at once with the last
     /// consumed state (as `old: nil`), as in ReSwiftConsumer. Default

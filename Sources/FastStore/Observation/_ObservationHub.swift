@@ -57,9 +57,8 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// A publish's affected look ids (scratch, kept between publishes).
     @exclusivity(unchecked) var collected: [Int] = []
     /// The number of live looks: a publish with none skips the lock.
-    /// (An `UnsafeAtomic`, destroyed with the hub: see
-    /// `_Publication.generation`.)
-    @usableFromInline let registrationCount = UnsafeAtomic<Int>.create(0)
+    /// (An `_OwnedAtomic`.)
+    @usableFromInline let registrationCount = _OwnedAtomic<Int>(0)
 
     /// Whether any look is live: when not, a drain's writes have nobody to
     /// tell, and the drain does not call ``publish`` (whose arguments it
@@ -76,8 +75,6 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     var nextSnapshotToken = 0
 
     init() {}
-
-    deinit { registrationCount.destroy() }
 
     // MARK: Reads
 

@@ -18,11 +18,8 @@ struct _SnapshotKey: Hashable, Sendable {
 internal final class _Publication: @unchecked Sendable {
     // NB: `@unchecked Sendable`: an atomic, and `snapshot`, guarded by the
     // store's lock.
-    // NB: an `UnsafeAtomic` this object destroys, not a `ManagedAtomic`:
-    // inside the drain (too big to inline `ManagedAtomic`'s storage
-    // accessor) each operation on one was a call with a retain and a
-    // release of its object around it. Reached only through this object.
-    @usableFromInline let generation = UnsafeAtomic<UInt64>.create(0)
+    // NB: an `_OwnedAtomic`, not a `ManagedAtomic` (see `_OwnedAtomic`).
+    @usableFromInline let generation = _OwnedAtomic<UInt64>(0)
 
     /// The key every tracked read of the state at one generation registers,
     /// and on which threads such reads ran.
@@ -54,8 +51,6 @@ internal final class _Publication: @unchecked Sendable {
     let earlierReadRenotifications = ManagedAtomic<Int>(0)
 
     @usableFromInline init() {}
-
-    deinit { generation.destroy() }
 
     /// The key path every tracked read of the state at `generation`
     /// registers. Must hold the store's lock.

@@ -99,9 +99,8 @@ public final class Store<State, Action> {
     /// How many receivers of causes (change subscribers, change sequences)
     /// are registered: a drain copies its batch's actions for them only
     /// when this is not zero (see `Store+Changes.swift`).
-    /// (An `UnsafeAtomic`, destroyed with the store: see
-    /// `_Publication.generation`.)
-    @usableFromInline let _causeReceivers = UnsafeAtomic<Int>.create(0)
+    /// (An `_OwnedAtomic`.)
+    @usableFromInline let _causeReceivers = _OwnedAtomic<Int>(0)
     /// Whether this is a ``MainStore``'s engine: an *owned* store, whose
     /// state only the owning thread (the main thread) reads and drains.
     /// Its working copy is its published state: no second copy shares the
@@ -154,7 +153,6 @@ public final class Store<State, Action> {
 
     deinit {
         _changeLog.unfile()
-        _causeReceivers.destroy()
         _guarded.deinitialize(count: 1)
         _guarded.deallocate()
         _owned.deinitialize(count: 1)

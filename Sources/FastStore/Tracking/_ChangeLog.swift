@@ -47,7 +47,7 @@ internal final class _ChangeLog: @unchecked Sendable {
 
     /// The root node whose drains this log holds, as the directory files
     /// it (0: none yet).
-    @usableFromInline let registeredNode = UnsafeAtomic<UInt64>.create(0)
+    @usableFromInline let registeredNode = _OwnedAtomic<UInt64>(0)
 
     /// Whether drains are logged. A store's log is not, until a watcher
     /// that may read it appears: until then ``publish(_:)`` only files
@@ -62,9 +62,8 @@ internal final class _ChangeLog: @unchecked Sendable {
     /// compares everything, as for a dropped drain. Set once, never
     /// cleared.
     ///
-    /// (`wanted` and `registeredNode` are `UnsafeAtomic`s, destroyed with
-    /// the log: see `_Publication.generation`.)
-    @usableFromInline let wanted: UnsafeAtomic<Bool>
+    /// (`wanted` and `registeredNode` are `_OwnedAtomic`s.)
+    @usableFromInline let wanted: _OwnedAtomic<Bool>
 
     /// Marks the log wanted (see ``wanted``).
     @inlinable @inline(__always)
@@ -80,13 +79,8 @@ internal final class _ChangeLog: @unchecked Sendable {
         precondition(capacity > 0, "a change log holds at least one drain")
         self.capacity = capacity
         self.writeCapacity = writeCapacity
-        self.wanted = UnsafeAtomic.create(wanted)
+        self.wanted = _OwnedAtomic(wanted)
         ring = []
-    }
-
-    deinit {
-        wanted.destroy()
-        registeredNode.destroy()
     }
 
     /// Files the log under `node`, the root node of its store's state, if
