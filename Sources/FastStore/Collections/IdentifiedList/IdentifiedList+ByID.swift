@@ -22,8 +22,7 @@ extension IdentifiedList {
                 remove(id: id)
                 return
             }
-            _usagePrecondition(
-                newValue.id == id, "IdentifiedList: element with id \(newValue.id) set for id \(id)")
+            Self._checkID(of: newValue, setFor: id)
             if let position = _position(of: id) {
                 _update(newValue, at: position)
             } else {
@@ -53,8 +52,7 @@ extension IdentifiedList {
             var element: Element? = slot.move()
             defer {
                 if let written = element.take() {
-                    _usagePrecondition(
-                        written.id == id, "IdentifiedList: element with id \(written.id) set for id \(id)")
+                    Self._checkID(of: written, setFor: id)
                     slot.initialize(to: written)
                     _list._endElementWrite(at: position)
                     _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: new, id)
@@ -68,6 +66,13 @@ extension IdentifiedList {
         }
     }
 
+    /// The rule of `self[id:]`'s setter: the element set for `id` has that
+    /// id (a usage precondition).
+    @inlinable @inline(__always)
+    internal static func _checkID(of element: Element, setFor id: ID) {
+        _usagePrecondition(element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
+    }
+
     /// Appends `element`, set through `self[id:]`'s `_modify` for `id`,
     /// which no element had.
     // NB: not inlined (nor `_removeVacated`): the rare paths kept out of
@@ -76,7 +81,7 @@ extension IdentifiedList {
     // at run time otherwise).
     @inlinable @inline(never)
     internal mutating func _appendSet(_ element: Element, for id: ID) {
-        _usagePrecondition(element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
+        Self._checkID(of: element, setFor: id)
         insert(element, at: _list._count)
     }
 
