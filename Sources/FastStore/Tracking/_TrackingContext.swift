@@ -80,6 +80,11 @@ internal final class _TrackingContext {
     /// set when the thread reads a versioned store's `state`, cleared while
     /// a store drains on it. Selectors (a recorder installed) never are.
     @exclusivity(unchecked) @usableFromInline var observesReads = false
+    #if FASTSTORE_INTERNAL_CHECKS
+    /// The writes of collections past `_WholeCheck.everyWriteUpTo`
+    /// elements made on this thread (see `_WholeCheck`).
+    @exclusivity(unchecked) @usableFromInline var largeCollectionWrites = 0
+    #endif
     /// Who is told of this thread's observed reads: a slot the Observation
     /// layer installs (see ``_ReadObserver``), so that the tracking layer
     /// calls nothing above it.

@@ -49,8 +49,8 @@ struct IdentifiedListFoldTests {
         var list = IdentifiedList(model, folds: [Remaining.self, Points.self, Hardest.self])
         list.attach(Order.self)
         var hidden = HiddenCopies<IdentifiedList<Todo>, [Todo]>(limit: 6)
-        // NB: in the debug build every write checks the tree (up to 8,192
-        // elements): a quarter of the steps there.
+        // NB: in the debug build writes check the tree (`_WholeCheck`): a
+        // quarter of the steps there.
         for step in 0 ..< runLength(optimized: 1000, checked: 250) {
             let n = model.count
             let what: String
@@ -129,8 +129,8 @@ struct IdentifiedListFoldTests {
                 what = "append by id"
             }
             #if FASTSTORE_INTERNAL_CHECKS
-            // NB: every write checks the tree (folds included) up to 8,192
-            // elements; this adds the whole-list checks now and then.
+            // NB: writes check the tree (folds included, `_WholeCheck`);
+            // this adds the whole-list checks now and then.
             if step % 10 == 0 { list._invariantCheck() }
             #endif
             guard foldsMatch(list, model) else {

@@ -77,8 +77,8 @@ struct ListFoldTests {
                 what = fuzzer.step(&list, &model)
             }
             #if FASTSTORE_INTERNAL_CHECKS
-            // NB: every write checks the tree (folds included) up to 8,192
-            // elements; this adds the whole-list checks now and then.
+            // NB: writes check the tree (folds included, `_WholeCheck`);
+            // this adds the whole-list checks now and then.
             if step % 10 == 0 { list._invariantCheck() }
             #endif
             guard foldsMatch(list, model.values) else {

@@ -60,7 +60,7 @@ extension VersionedDictionary {
     @inlinable @inline(__always)
     internal func _checkAfterWrite() {
         #if FASTSTORE_INTERNAL_CHECKS
-        if _count <= 8192 { _invariantCheck() }
+        if _WholeCheck.isDue(count: _count) { _invariantCheck() }
         #endif
     }
 

@@ -333,12 +333,12 @@ extension IdentifiedList {
     }
 
     /// Checks the list, the index and their agreement after a write, in
-    /// builds with internal checks (up to 8,192 elements).
+    /// builds with internal checks, when `_WholeCheck` says so.
     @inlinable @inline(__always)
     internal func _checkAfterWrite() {
         #if FASTSTORE_INTERNAL_CHECKS
         // NB: the check's reads of the ids are not the caller's.
-        if _list._count <= 8192 { _TrackingContext._withReadsUnrecorded { _invariantCheck() } }
+        if _WholeCheck.isDue(count: _list._count) { _TrackingContext._withReadsUnrecorded { _invariantCheck() } }
         #endif
     }
 }

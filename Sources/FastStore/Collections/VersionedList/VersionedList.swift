@@ -220,11 +220,11 @@ extension VersionedList {
     }
 
     /// Checks the tree after a write, in builds with internal checks: all of
-    /// it up to 8,192 elements, the root's shape beyond.
+    /// it when `_WholeCheck` says so, else the root's shape.
     @inlinable @inline(__always)
     internal func _checkAfterWrite() {
         #if FASTSTORE_INTERNAL_CHECKS
-        if _root.count <= 8192 {
+        if _WholeCheck.isDue(count: _root.count) {
             _root._invariantCheck()
             _root._checkFolds()
         } else {
