@@ -112,14 +112,17 @@ extension Store {
             } else {
                 changes = _reducePhase(hasFirst: hasFirst, reduceFirst: reduceFirst, copyFirst: copyFirst, context: context)
             }
-            var published = _publishPhase()
-            _tellObservation(changes, replaced: &published.replaced)
-            if published.takeLater {
-                published.finished = _notifyPhase(
+            // NB: `published` is not mutated, so its subscribers are lent
+            // to the notify phase (a `var` made the call retain them).
+            let published = _publishPhase()
+            var replaced = published.replaced
+            _tellObservation(changes, replaced: &replaced)
+            let finished = published.takeLater
+                ? _notifyPhase(
                     published.subscribers, changes: changes, hasFirst: hasFirst, copyFirst: copyFirst, context: context)
-            }
+                : published.finished
             applied?.finish()
-            if let waiters = published.finished {
+            if let waiters = finished {
                 for waiter in waiters { waiter.resume() }
                 return
             }
@@ -182,6 +185,12 @@ extension Store {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     func _keepForReuse(_ changes: _DrainChanges) {
+        // NB: the reference the slot keeps is made first, and moved into
+        // it: made after the uniqueness check and swap (accesses to the
+        // drain-owned part), it took a second retain and release.
+        // NB: a bulk drain's writes (a buffer past 256, which `_reuse` would
+        // not keep) are let go now rather than held until the next drain.
+        let kept = changes.writes.capacity <= 256 ? changes : nil
         if _owned.pointee.spareChanges == nil && _owned.pointee.recentChanges != nil
             && isKnownUniquelyReferenced(&_owned.pointee.recentChanges) {
             // NB: the last other holder (a watcher on another thread)
@@ -191,9 +200,7 @@ extension Store {
             // and release of the object.
             swap(&_owned.pointee.spareChanges, &_owned.pointee.recentChanges)
         }
-        // NB: a bulk drain's writes (a buffer past 256, which `_reuse` would
-        // not keep) are let go now rather than held until the next drain.
-        _owned.pointee.recentChanges = changes.writes.capacity <= 256 ? changes : nil
+        _owned.pointee.recentChanges = kept
     }
 
     /// What the publish phase hands on: the subscribers to notify, the
@@ -257,9 +264,11 @@ extension Store {
     /// the observers of the whole state.
     @inlinable @inline(__always)
     func _tellObservation(_ changes: _DrainChanges?, replaced: inout _Publication.Snapshot?) {
-        if let changes {
+        if changes != nil {
+            // NB: the changes are bound only when some look is live: a
+            // binding is a retain and a release of them.
             let hub = _observationHub
-            if hub.hasRegistrations {
+            if hub.hasRegistrations, let changes {
                 _callingObservers {
                     if changes.isChained {
                         hub.publish(changes.writes)
