@@ -5,9 +5,12 @@
 ///
 /// A collection of up to ``everyWriteUpTo`` elements is checked whole after
 /// every write. A larger one, up to ``atMost``, is checked whole after one
-/// of every `count / everyWriteUpTo` writes of large collections made on the
-/// thread, so that a write costs about `everyWriteUpTo` elements' checks,
-/// amortized; a fault is still found, within that many writes. A write
+/// of every `count / everyWriteUpTo` writes of such collections made on the
+/// thread (one decision per write: an identified list decides once for its
+/// tree and its index), so that a write costs about what checking
+/// `everyWriteUpTo` to twice as many elements costs, amortized; a fault in
+/// a collection written again and again is still found, within about
+/// `count / everyWriteUpTo` of its writes. A write
 /// that is not followed by the whole check runs only the collection's
 /// cheaper checks, if it has some (a list checks its root's shape). Past
 /// ``atMost``, no write is followed by the whole check. Counted per thread:

@@ -81,8 +81,9 @@ internal final class _TrackingContext {
     /// a store drains on it. Selectors (a recorder installed) never are.
     @exclusivity(unchecked) @usableFromInline var observesReads = false
     #if FASTSTORE_INTERNAL_CHECKS
-    /// The writes of collections past `_WholeCheck.everyWriteUpTo`
-    /// elements made on this thread (see `_WholeCheck`).
+    /// The writes made on this thread to collections of more than
+    /// `_WholeCheck.everyWriteUpTo` elements, up to `_WholeCheck.atMost`
+    /// (see `_WholeCheck`).
     @exclusivity(unchecked) @usableFromInline var largeCollectionWrites = 0
     #endif
     /// Who is told of this thread's observed reads: a slot the Observation

@@ -67,7 +67,6 @@ extension IdentifiedList {
         let moved = _list._insert(element, slot: _ListSlot(fresh: new.rawValue), at: position, stamp: new)
         _fileInsertion(of: id, at: position, leavesMoved: moved, stamp: new)
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
-        _list._checkAfterWrite()
         _checkAfterWrite()
     }
 
@@ -113,7 +112,6 @@ extension IdentifiedList {
         _unfile(id, leafLabel: leafLabel)
         if moved, _list._count > 0 { _refile(around: Swift.min(position, _list._count &- 1), stamp: new) }
         _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
-        _list._checkAfterWrite()
         _checkAfterWrite()
         return element
     }
@@ -161,7 +159,6 @@ extension IdentifiedList {
         _fileInsertion(of: id, at: destination, leavesMoved: moved, stamp: stamp)
         // NB: every id keeps its element: only the order changed.
         _Tracking.journalWrite(_list._nodeID, from: old, to: _version, .order)
-        _list._checkAfterWrite()
         _checkAfterWrite()
     }
 

@@ -56,7 +56,6 @@ extension IdentifiedList {
                     slot.initialize(to: written)
                     _list._endElementWrite(at: position)
                     _Tracking.journalElementValueWrite(_list._nodeID, from: old, to: new, id)
-                    _list._checkAfterWrite()
                     _checkAfterWrite()
                 } else {
                     _removeVacated(id, at: position, slot: slot, leafLabel: leafLabel, from: old)
@@ -69,8 +68,11 @@ extension IdentifiedList {
     /// The rule of `self[id:]`'s setter: the element set for `id` has that
     /// id (a usage precondition).
     @inlinable @inline(__always)
-    internal static func _checkID(of element: Element, setFor id: ID) {
-        _usagePrecondition(element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)")
+    internal static func _checkID(
+        of element: Element, setFor id: ID, file: StaticString = #file, line: UInt = #line
+    ) {
+        _usagePrecondition(
+            element.id == id, "IdentifiedList: element with id \(element.id) set for id \(id)", file: file, line: line)
     }
 
     /// Appends `element`, set through `self[id:]`'s `_modify` for `id`,
@@ -109,7 +111,6 @@ extension IdentifiedList {
             root._closeGap(at: 0, 1)
             _unfile(id, leafLabel: leafLabel)
             _Tracking.journalElementWrite(_list._nodeID, from: old, to: _version, id)
-            _list._checkAfterWrite()
             _checkAfterWrite()
             return
         }

@@ -332,13 +332,16 @@ extension IdentifiedList {
         }
     }
 
-    /// Checks the list, the index and their agreement after a write, in
-    /// builds with internal checks, when `_WholeCheck` says so.
+    /// Checks the list after a write, in builds with internal checks (its
+    /// tree's, see `VersionedList._checkAfterWrite()`), and the index and
+    /// their agreement when `_WholeCheck` says so: one decision for both.
     @inlinable @inline(__always)
     internal func _checkAfterWrite() {
         #if FASTSTORE_INTERNAL_CHECKS
+        let whole = _WholeCheck.isDue(count: _list._count)
+        _list._checkAfterWrite(whole: whole)
         // NB: the check's reads of the ids are not the caller's.
-        if _WholeCheck.isDue(count: _list._count) { _TrackingContext._withReadsUnrecorded { _invariantCheck() } }
+        if whole { _TrackingContext._withReadsUnrecorded { _invariantCheck() } }
         #endif
     }
 }

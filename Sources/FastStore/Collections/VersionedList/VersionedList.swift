@@ -224,14 +224,22 @@ extension VersionedList {
     @inlinable @inline(__always)
     internal func _checkAfterWrite() {
         #if FASTSTORE_INTERNAL_CHECKS
-        if _WholeCheck.isDue(count: _root.count) {
+        _checkAfterWrite(whole: _WholeCheck.isDue(count: _root.count))
+        #endif
+    }
+
+    #if FASTSTORE_INTERNAL_CHECKS
+    /// Checks the whole tree (`whole`), or the root's shape.
+    @inlinable
+    internal func _checkAfterWrite(whole: Bool) {
+        if whole {
             _root._invariantCheck()
             _root._checkFolds()
         } else {
             _root._shallowInvariantCheck()
         }
-        #endif
     }
+    #endif
 
     #if FASTSTORE_INTERNAL_CHECKS
     /// Checks the whole tree: counts, fill factors, equal leaf depth, stamps
