@@ -9,8 +9,9 @@ import Atomics
 /// release of its object around it. An `UnsafeAtomic` has neither, but a
 /// copy of it kept past its owner's `deinit` reads or writes freed memory.
 /// This wrapper is noncopyable: stored in its owner, it is destroyed by its
-/// own `deinit` when the owner goes, and a copy that could outlive the
-/// owner does not compile. (An atomic that must outlive the object holding
+/// own `deinit` when the owner goes, and a copy of it that could outlive
+/// the owner does not compile. Its raw `_storage` is read by its own
+/// methods only (the module could still copy that out: do not). (An atomic that must outlive the object holding
 /// it, as a subscriber entry's `cancelled` flag captured by its hub's
 /// closure, stays a `ManagedAtomic`.)
 ///
