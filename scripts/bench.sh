@@ -113,16 +113,7 @@ fi
 
 # 1. jemalloc: the runner links it for its memory figures.
 if [ ! -f /usr/include/jemalloc/jemalloc.h ] && ! pkg-config --exists jemalloc 2>/dev/null; then
-    say "installing libjemalloc-dev (needed for the memory figures)"
-    sudo=""
-    if [ "$(id -u)" != 0 ]; then
-        if command -v sudo >/dev/null; then sudo="sudo"; else
-            echo "bench.sh: libjemalloc-dev is missing and this user cannot install it; run: apt-get install -y libjemalloc-dev" >&2
-            exit 1
-        fi
-    fi
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libjemalloc-dev >/dev/null
+    scripts/apt-install.sh libjemalloc-dev "needed for the memory figures"
 fi
 
 # 2. Build the runner (release; only fsbench and what it needs).

@@ -10,11 +10,11 @@
 /// tree and its index), so that a write costs about what checking
 /// `everyWriteUpTo` to twice as many elements costs, amortized; a fault in
 /// a collection written again and again is still found, within about
-/// `count / everyWriteUpTo` of its writes. A write
-/// that is not followed by the whole check runs only the collection's
-/// cheaper checks, if it has some (a list checks its root's shape). Past
-/// ``atMost``, no write is followed by the whole check. Counted per thread:
-/// which write is checked does not depend on other threads.
+/// `count / everyWriteUpTo` of its writes. A write not followed by the
+/// whole check runs only the collection's cheaper checks, if it has some
+/// (a list checks its root's shape). Past ``atMost``, no write is followed
+/// by the whole check. Counted per thread: which write is checked does not
+/// depend on other threads.
 @usableFromInline
 internal enum _WholeCheck {
     @usableFromInline static let everyWriteUpTo = 1_024
