@@ -364,16 +364,25 @@ extension Store {
     @inlinable
     func _notify(_ subscribers: [_Subscriber<State>], _ newState: State, changes: _DrainChanges?) {
         var sawGone = false
-        for subscriber in subscribers where !subscriber.cancelled.load(ordering: .acquiring) {
-            switch subscriber.thread {
-            case .drainThread:
-                if let owner = subscriber.wakeUps {
-                    owner.deliver(newState, drained: changes)
-                } else if !subscriber.deliver(newState) {
-                    sawGone = true
+        // NB: each subscriber is read in place, unretained: the array (lent
+        // by the drain, which holds it until the notify phase ends) holds
+        // them, and each holds its hub (a retain and a release of both per
+        // publish otherwise).
+        subscribers.withUnsafeBufferPointer { list in
+            for k in list.indices {
+                Unmanaged.passUnretained(list[k])._withUnsafeGuaranteedRef { subscriber in
+                    guard !subscriber.cancelled.load(ordering: .acquiring) else { return }
+                    switch subscriber.thread {
+                    case .drainThread:
+                        if let owner = subscriber._unretainedWakeUps {
+                            owner._withUnsafeGuaranteedRef { $0.deliver(newState, drained: changes) }
+                        } else if !subscriber.deliver(newState) {
+                            sawGone = true
+                        }
+                    case .main:
+                        _deliverOnMain(subscriber, newState)
+                    }
                 }
-            case .main:
-                _deliverOnMain(subscriber, newState)
             }
         }
         if sawGone { _removeGoneSubscribers() }

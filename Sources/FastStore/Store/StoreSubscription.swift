@@ -86,6 +86,9 @@ internal final class _Subscriber<State>: @unchecked Sendable {
     /// changes as an argument (``_WakeUpHub/deliver(_:drained:)``), rather
     /// than through `deliver`. The entry owns it (see ``_HubOwner``).
     @usableFromInline let wakeUps: _HubOwner<State>?
+    /// `wakeUps`, unretained: the drain calls it through this, with no
+    /// retain and release of it (the entry holds it).
+    @usableFromInline let _unretainedWakeUps: Unmanaged<_HubOwner<State>>?
     /// The subscribing object, for `unsubscribe(_:)`.
     @usableFromInline weak var object: AnyObject?
     @usableFromInline let isObjectSubscriber: Bool
@@ -109,6 +112,7 @@ internal final class _Subscriber<State>: @unchecked Sendable {
         self.object = object
         self.isObjectSubscriber = object != nil
         self.wakeUps = wakeUps
+        self._unretainedWakeUps = wakeUps.map { Unmanaged.passUnretained($0) }
         self.deliver = deliver
     }
 
