@@ -3,23 +3,24 @@
 
 extension StateConsumer {
     /// A consume from the wake-up hub `hub`: `state`, with the drains from
-    /// the hub's previous root (`from`) when they account for the step.
+    /// the hub's previous root (`from`) when they account for the step
+    /// (`proof`).
     ///
-    /// - Parameter matched: Whether the hub found a write of `spans`
+    /// - Parameter matched: Whether the hub found a write of `proof`
     ///   affecting a read it mirrors for this consumer.
     /// - Returns: Whether, once this thread gave up the consuming turn, the
     ///   consumer was anchored at `state`'s root (see `_WakeUpHub`); `false`
     ///   when the consume was queued behind another thread's.
     @inlinable
     internal func _consumeFromHub(
-        _ state: State, hub: ObjectIdentifier, from oldRoot: _RootVersion?, spans: [_DrainChanges]?, matched: Bool
+        _ state: State, hub: ObjectIdentifier, from oldRoot: _RootVersion?, proof: _HubProof?, matched: Bool
     ) -> Bool {
         _lock.lock()
         let mustConsume = _guarded.turn.arrive(.state(state))
         _lock.unlock()
         guard mustConsume else { return false }
         _turn.tag = 0
-        _consumeOne(state, hub: hub, proofFrom: oldRoot, proofSpans: spans, hubMatched: matched)
+        _consumeOne(state, hub: hub, proofFrom: oldRoot, proof: proof, hubMatched: matched)
         let root = _rootReader?(state)
         while true {
             _lock.lock()

@@ -239,13 +239,13 @@ public final class StateConsumer<State> {
     ///   - hub: The wake-up hub delivering `state`, if one is.
     ///   - proofFrom: The hub's previous root: the consumer's selections
     ///     hold there when it is anchored at this hub (see `_WakeUpHub`).
-    ///   - proofSpans: The drains from `proofFrom` to `state`'s root.
+    ///   - proof: The drains from `proofFrom` to `state`'s root.
     ///   - hubMatched: Whether the hub woke the consumer because a write of
-    ///     `proofSpans` affects a read it mirrors for the consumer (not
-    ///     because it tells the consumer every publish).
+    ///     `proof` affects a read it mirrors for the consumer (not because
+    ///     it tells the consumer every publish).
     @inlinable
     internal func _consumeOne(
-        _ state: State, hub: ObjectIdentifier? = nil, proofFrom: _RootVersion? = nil, proofSpans: [_DrainChanges]? = nil,
+        _ state: State, hub: ObjectIdentifier? = nil, proofFrom: _RootVersion? = nil, proof: _HubProof? = nil,
         hubMatched: Bool = false
     ) {
         _turn.plan._removeAllKeepingCapacity()
@@ -254,19 +254,20 @@ public final class StateConsumer<State> {
         // NB: the change log is read before taking the consumer's lock, so
         // the two locks are never held together.
         var journaled = false
-        var proven: [_DrainChanges]? = nil
+        // Whether `proof` holds the drains from `lastRoot` on.
+        var proven = false
         if let newRoot, let lastRoot, lastRoot != newRoot {
-            if let hub, let proofSpans, let proofFrom, _turn.hubAnchor == _HubAnchor(hub: hub, root: lastRoot),
+            if let hub, proof != nil, let proofFrom, _turn.hubAnchor == _HubAnchor(hub: hub, root: lastRoot),
                lastRoot.node == newRoot.node, proofFrom.node == newRoot.node, lastRoot.version <= proofFrom.version {
                 // The hub checked every step from `lastRoot` to `proofFrom`
                 // against this consumer's reads: none wrote one.
-                proven = proofSpans
+                proven = true
                 journaled = true
-            } else if let proofSpans, let proofFrom, proofFrom == lastRoot {
+            } else if proof != nil, let proofFrom, proofFrom == lastRoot {
                 // The hub's spans are the drains from this consumer's own
                 // last root (an unanchored consumer, just connected, that
                 // missed no publish): what the change log would give.
-                proven = proofSpans
+                proven = true
                 journaled = true
             } else {
                 journaled = _ChangeLog.spans(from: lastRoot, to: newRoot, into: &_turn.spans, cached: &_turn.changeLog)
@@ -292,7 +293,7 @@ public final class StateConsumer<State> {
                 _guarded.registry.planAffected(by: [], candidates: &_turn.candidates, into: &_turn.plan)
                 _guarded.stats.unchangedConsumes += 1
             } else if journaled {
-                if hubMatched, proven != nil, _guarded.registry.count == 1, let only = _guarded.registry.allIfCompact {
+                if hubMatched, proven, _guarded.registry.count == 1, let only = _guarded.registry.allIfCompact {
                     // NB: the hub found a write of these drains affecting
                     // a read of this consumer's one selection (its
                     // mirror of the consumer's reads is that selection's):
@@ -302,8 +303,14 @@ public final class StateConsumer<State> {
                     // selection is at worst an evaluation too many: its
                     // callback runs only when its value changed.)
                     all = only
+                } else if proven, case .spans(let spans)? = proof {
+                    _guarded.registry.planAffected(by: spans, candidates: &_turn.candidates, into: &_turn.plan)
                 } else {
-                    _guarded.registry.planAffected(by: proven ?? _turn.spans, candidates: &_turn.candidates, into: &_turn.plan)
+                    // NB: a drain's own changes go in the turn's array (emptied
+                    // at the end of the consume) only here, when a lookup
+                    // needs them as an array.
+                    if proven, case .drain(let drain)? = proof { _turn.spans.append(drain.takeUnretainedValue()) }
+                    _guarded.registry.planAffected(by: _turn.spans, candidates: &_turn.candidates, into: &_turn.plan)
                 }
                 _guarded.stats.journaledConsumes += 1
             } else {

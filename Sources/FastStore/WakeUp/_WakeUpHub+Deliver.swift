@@ -22,8 +22,8 @@ extension _WakeUpHub {
         // NB: a delivery from the drain that made the step takes its writes
         // as the drain hands them; a later one (the main queue, which
         // coalesces) reads the change log, with no hub lock held.
-        // NB: the drain's own changes are read in place; `spans` is filled
-        // from them only when a consumer is woken (it takes an array).
+        // NB: the drain's own changes are read in place, and handed to the
+        // woken consumers unretained (`_HubProof.drain`).
         var journaled = false
         // NB: unretained: the drain holds its changes while it delivers.
         var drained: Unmanaged<_DrainChanges>? = nil
@@ -91,10 +91,6 @@ extension _WakeUpHub {
             if !spans.isEmpty { spans._removeAllKeepingCapacity() }
             return
         }
-        if let drained {
-            spans._removeAllKeepingCapacity()
-            spans.append(drained.takeUnretainedValue())
-        }
         let hub = ObjectIdentifier(self)
         // NB: the plan is moved out for the loop (a swap, no copy): a
         // delivery nested in a consumer's callback (none can be today: a
@@ -106,14 +102,14 @@ extension _WakeUpHub {
         // NB: `proof` shares `spans`' buffer until the block ends, before
         // `spans` is emptied in place (shared, emptying it would copy).
         do {
-            let proof = journaled ? spans : nil
+            let proof: _HubProof? = !journaled ? nil : drained.map { .drain($0) } ?? .spans(spans)
             wakes.withUnsafeBufferPointer { planned in
                 for k in planned.indices {
                     #if FASTSTORE_INTERNAL_CHECKS
                     if _wakeUpDropped() { continue }
                     #endif
                     let anchored = Unmanaged.passUnretained(planned[k].consumer)._withUnsafeGuaranteedRef {
-                        $0._consumeFromHub(state, hub: hub, from: oldRoot, spans: proof, matched: planned[k].matched)
+                        $0._consumeFromHub(state, hub: hub, from: oldRoot, proof: proof, matched: planned[k].matched)
                     }
                     if !anchored || planned[k].wasUnsynced { _settle(planned[k]) }
                 }
@@ -123,6 +119,6 @@ extension _WakeUpHub {
         // last release runs its callbacks' captures' `deinit`s).
         wakes._removeAllKeepingCapacity()
         swap(&wakes, &plan)
-        spans._removeAllKeepingCapacity()
+        if !spans.isEmpty { spans._removeAllKeepingCapacity() }
     }
 }

@@ -15,6 +15,18 @@ internal struct _HubLink<Root> {
     }
 }
 
+/// The drains a hub hands a consumer it wakes: the steps from the hub's
+/// previous root to the delivered state's.
+@usableFromInline
+internal enum _HubProof {
+    /// The one drain that made the step, delivering it: its changes,
+    /// unretained (the drain holds them while it delivers). Put in an
+    /// array only by a consumer that looks them up in its own index.
+    case drain(Unmanaged<_DrainChanges>)
+    /// The drains read from the change log (a main-queue delivery).
+    case spans([_DrainChanges])
+}
+
 /// The hub and root of a consumer's last consume when a hub delivered it:
 /// while its last root is still this one, the hub's proof holds (see
 /// ``_WakeUpHub``).
