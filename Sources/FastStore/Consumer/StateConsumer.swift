@@ -264,7 +264,7 @@ public final class StateConsumer<State> {
                 proven = true
                 journaled = true
             } else if proof != nil, let proofFrom, proofFrom == lastRoot {
-                // The hub's spans are the drains from this consumer's own
+                // The hub's proof is the drains from this consumer's own
                 // last root (an unanchored consumer, just connected, that
                 // missed no publish): what the change log would give.
                 proven = true

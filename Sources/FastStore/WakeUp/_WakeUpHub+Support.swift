@@ -23,7 +23,9 @@ internal enum _HubProof {
     /// unretained (the drain holds them while it delivers). Put in an
     /// array only by a consumer that looks them up in its own index.
     case drain(Unmanaged<_DrainChanges>)
-    /// The drains read from the change log (a main-queue delivery).
+    /// The drains read from the change log: a main-queue delivery, which
+    /// coalesces drains, or one whose drain does not start at the hub's
+    /// last root (a new hub's first delivery may span two drains).
     case spans([_DrainChanges])
 }
 
