@@ -116,23 +116,22 @@ extension _ListNode {
     }
 
     /// Makes child `k` of this unique node unique for a write below it (a
-    /// branch on an element write's path), stamps it, and returns it,
-    /// unretained (this node's slot holds it): a borrowed copy in a
-    /// draining store (see above).
+    /// branch on an element write's path), stamps it, and returns it: a
+    /// borrowed copy in a draining store (see above).
     @inlinable @inline(__always)
-    func _uniqueChildForElementWrite(_ k: Int, stamp: VersionStamp) -> Unmanaged<_ListNode> {
+    func _uniqueChildForElementWrite(_ k: Int, stamp: VersionStamp) -> _ListNode {
         let slot = _childrenPointer + k
         let lent = _header.pointee.borrowed & (1 &<< UInt32(k)) != 0
         // NB: a lent child is the lender's, which the published state
         // holds: never written in place, however many references it has.
         if !lent && _ListNode._isUniqueForElementWrite(&slot.pointee) {
-            let child = UnsafeMutableRawPointer(slot).load(as: Unmanaged<_ListNode>.self)
-            child._withUnsafeGuaranteedRef { $0.stamp = stamp }
+            let child = slot.pointee
+            child.stamp = stamp
             return child
         }
         let copy = slot.pointee._copyForElementWrite(stamp: stamp, explicitSlots: true, writing: -1)
         _store(copy, at: k, lent: lent)
-        return UnsafeMutableRawPointer(slot).load(as: Unmanaged<_ListNode>.self)
+        return copy
     }
 
     /// Makes the leaf at child `k` of this unique node unique for a write

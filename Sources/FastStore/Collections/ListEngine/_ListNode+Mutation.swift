@@ -48,24 +48,16 @@ extension _ListNode {
     ///   item).
     @inlinable
     func uniqueLeaf(containing index: Int, stamp: VersionStamp) -> (leaf: _ListNode, offset: Int) {
-        // NB: the walk holds the branches it passes unretained: this node
-        // is the caller's, and each one below is held by its parent's slot,
-        // which only the walk replaces (with the copy it then walks). A
-        // retain and a release per level otherwise.
-        var node = Unmanaged.passUnretained(self)
+        var node = self
         var offset = index
-        while node._withUnsafeGuaranteedRef({ $0.height > 1 }) {
-            node = node._withUnsafeGuaranteedRef { branch in
-                let (k, o) = branch.child(containing: offset)
-                offset = o
-                return branch._uniqueChildForElementWrite(k, stamp: stamp)
-            }
-        }
-        return node._withUnsafeGuaranteedRef { node in
-            guard node.height == 1 else { return (node, offset) }
+        while node.height > 1 {
             let (k, o) = node.child(containing: offset)
-            return (node._uniqueLeafForElementWrite(k, offset: o, stamp: stamp), o)
+            node = node._uniqueChildForElementWrite(k, stamp: stamp)
+            offset = o
         }
+        guard node.height == 1 else { return (node, offset) }
+        let (k, o) = node.child(containing: offset)
+        return (node._uniqueLeafForElementWrite(k, offset: o, stamp: stamp), o)
     }
 
     // MARK: Insertion
