@@ -25,6 +25,11 @@
 # entry may name {observation: FIXTURE} instead) with 1,000 dispatches (or
 # actions), and exits 1 when any count exceeds its max: a regression gate
 # that machine load cannot move (CI runs it; a few minutes).
+#
+# Each profile's row also gives its heap allocations per dispatch: the
+# calls into malloc, calloc, realloc, posix_memalign and aligned_alloc that
+# callgrind counted, (A(2D) - A(D)) / D. An absolute entry may bound them
+# with maxAllocations (0: a dispatch of that profile allocates nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 strategy=faststore
@@ -36,11 +41,12 @@ while [ $# -gt 0 ]; do
         --check)
             if [ $# -ge 2 ] && [[ "$2" != -* ]]; then check=$2; shift 2; else check=Benchmarks/Thresholds/instructions.json; shift; fi
             [ -f "$check" ] || { echo "instructions.sh: no thresholds file $check" >&2; exit 2; } ;;
-        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
         *) specs+=("$1"); shift ;;
     esac
 done
 declare -A limits=()     # key -> max (absolute entries)
+declare -A allocation_limits=()  # key -> maxAllocations per dispatch (absolute entries that give one)
 declare -A relative=()   # key -> "BASEKEY MAXRATIO" (relative entries)
 if [ -n "$check" ]; then
     [ ${#specs[@]} -eq 0 ] || { echo "instructions.sh: --check takes its profiles from $check" >&2; exit 2; }
@@ -75,7 +81,11 @@ try:
         else:
             if not isinstance(e.get("max"), int) or isinstance(e.get("max"), bool) or e["max"] <= 0:
                 sys.exit(f"instructions.sh: {path}: {where}.max: expected a positive int (or maxRatio with relativeTo)")
-            print(f"{key(e, where)} max {e['max']}")
+            allocations = e.get("maxAllocations", -1)
+            if "maxAllocations" in e and (isinstance(allocations, bool) or not isinstance(allocations, (int, float))
+                                          or allocations < 0 or "observation" in e):
+                sys.exit(f"instructions.sh: {path}: {where}.maxAllocations: expected a number >= 0, on a profile entry")
+            print(f"{key(e, where)} max {e['max']} {allocations}")
 except (OSError, ValueError, KeyError, TypeError) as error:
     sys.exit(f"instructions.sh: {path}: {error}")
 PY
@@ -84,6 +94,7 @@ PY
         [ -n "$key" ] || continue
         if [ "$kind" = max ]; then
             limits[$key]=$a
+            [ "$b" = -1 ] || allocation_limits[$key]=$b
             [[ " ${specs[*]} " == *" $key "* ]] || specs+=("$key")
         else
             relative[$key]="$a $b"
@@ -120,11 +131,35 @@ if [[ " ${specs[*]} " == *" observation:"* ]]; then
     objcopy --strip-debug Benchmarks/.build/release/fsobservation "$work/fsobservation"
 fi
 
-count() { # count TAG PROGRAM ARGS... -> total instructions (TAG names the run's files)
+count() { # count TAG PROGRAM ARGS... -> total instructions (TAG names the run's files; the heap allocations go to $work/allocs.TAG)
     local tag=$1; shift
     valgrind --tool=callgrind --callgrind-out-file="$work/out.$tag" "$@" >/dev/null 2>"$work/err.$tag" \
         || { cat "$work/err.$tag" >&2; return 1; }
+    allocations "$work/out.$tag" > "$work/allocs.$tag"
     grep -E '^(summary|totals):' "$work/out.$tag" | head -1 | awk '{print $2}'
+}
+
+allocations() { # allocations CALLGRIND_OUT -> the calls into the C allocator's allocating functions
+    python3 - "$1" <<'PY'
+import re, sys
+allocating = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc"}
+names, callee, total = {}, None, 0
+for line in open(sys.argv[1]):
+    if line.startswith("cfn="):
+        # cfn=(id) name, or cfn=(id) for a name given before
+        m = re.match(r"cfn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+        if m:
+            if m.group(2) is not None: names[m.group(1)] = m.group(2)
+            callee = names.get(m.group(1))
+        else:
+            callee = line[4:].strip()
+    elif line.startswith("fn="):
+        m = re.match(r"fn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+        if m and m.group(2) is not None: names[m.group(1)] = m.group(2)
+    elif line.startswith("calls=") and callee in allocating:
+        total += int(line[6:].split()[0])
+print(total)
+PY
 }
 
 count_main_thread() { # count_main_thread PROGRAM ARGS... -> the main thread's instructions
@@ -139,7 +174,7 @@ count_main_thread() { # count_main_thread PROGRAM ARGS... -> the main thread's i
     grep -E '^(summary|totals):' "$work/thread-out-01" | head -1 | awk '{print $2}'
 }
 
-printf '%-14s %10s %16s %16s%s\n' profile entities strategy "instr/dispatch" "${check:+      max  verdict}"
+printf '%-14s %10s %16s %16s %8s%s\n' profile entities strategy "instr/dispatch" "allocs" "${check:+      max  verdict}"
 failed=0
 declare -A counted=()   # key -> instructions per dispatch
 for key in "${specs[@]}"; do
@@ -184,14 +219,27 @@ for key in "${specs[@]}"; do
         wait "$first" || exit 1
         one=$(cat "$work/one"); two=$(cat "$work/two")
     fi
-    [ "$name" = observation ] || per=$(( (two - one) / D ))
+    allocs=-
+    if [ "$name" != observation ]; then
+        per=$(( (two - one) / D ))
+        allocs=$(python3 -c 'import sys; print("%.3f" % ((int(sys.argv[2]) - int(sys.argv[1])) / int(sys.argv[3])))' \
+            "$(cat "$work/allocs.one")" "$(cat "$work/allocs.two")" "$D")
+    fi
     counted[$key]=$per
     if [ -n "$check" ] && [ -n "${limits[$key]:-}" ]; then
         max=${limits[$key]}
         verdict=ok; [ "$per" -le "$max" ] || { verdict="OVER by $(( (per - max) * 100 / max ))%"; failed=1; }
-        printf '%-14s %10s %16s %16s %8s  %s\n' "$name" "$entities" "$run_strategy" "$per" "$max" "$verdict"
+        if [ -n "${allocation_limits[$key]:-}" ]; then
+            bound=${allocation_limits[$key]}
+            if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)' "$allocs" "$bound"; then
+                verdict="$verdict, allocs <= $bound"
+            else
+                verdict="$verdict, ALLOCATES $allocs per dispatch (max $bound)"; failed=1
+            fi
+        fi
+        printf '%-14s %10s %16s %16s %8s %8s  %s\n' "$name" "$entities" "$run_strategy" "$per" "$allocs" "$max" "$verdict"
     else
-        printf '%-14s %10s %16s %16s\n' "$name" "$entities" "$run_strategy" "$per"
+        printf '%-14s %10s %16s %16s %8s\n' "$name" "$entities" "$run_strategy" "$per" "$allocs"
     fi
 done
 # Relative entries: a count over another's, both measured above.
@@ -204,6 +252,6 @@ for key in "${!relative[@]}"; do
     printf '%s / %s = %s / %s = %s (max %s)  %s\n' "$key" "$base" "${counted[$key]}" "${counted[$base]}" "$measured" "$ratio" "$verdict"
 done
 if [ "$failed" = 1 ]; then
-    echo "instructions.sh: FAIL: instructions per dispatch above the thresholds in $check" >&2
+    echo "instructions.sh: FAIL: instructions or allocations per dispatch above the thresholds in $check" >&2
     exit 1
 fi
