@@ -11,9 +11,10 @@ import Atomics
 /// This wrapper is noncopyable: stored in its owner, it is destroyed by its
 /// own `deinit` when the owner goes, and a copy of it that could outlive
 /// the owner does not compile. Its raw `_storage` is read by its own
-/// methods only (the module could still copy that out: do not). (An atomic that must outlive the object holding
-/// it, as a subscriber entry's `cancelled` flag captured by its hub's
-/// closure, stays a `ManagedAtomic`.)
+/// methods only (the module could still copy that out: do not). (An
+/// atomic that must outlive the object holding it, as a subscriber entry's
+/// `cancelled` flag captured by its hub's closure, stays a
+/// `ManagedAtomic`.)
 ///
 /// Its operations take their ordering as swift-atomics' do: a constant at
 /// the call (they are transparent, so the check reaches the caller).
