@@ -148,14 +148,23 @@ internal struct _ReaderIndex {
     ///   read of the node) more for a field write.
     @inlinable
     func collect(_ node: NodeID, _ kind: _WriteKind, into candidates: inout [Int]) {
-        // NB: a pass-through write affects whole-node reads only.
-        if case .passThrough = kind, _nodesReadWhole == 0 { return }
-        guard let readers = nodes[node] else { return }
+        guard mayAffectSomeNode(kind), let readers = nodes[node] else { return }
         // NB: the array is moved in and out, not copied.
         var collector = _Collector(readers: readers)
         swap(&candidates, &collector.candidates)
         kind.visitAffected(&collector)
         swap(&candidates, &collector.candidates)
+    }
+
+    /// Whether a write of `kind` may affect a reader of some node: `false`
+    /// for a pass-through (which affects whole-node readers only) while no
+    /// node has whole-node readers.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    func mayAffectSomeNode(_ kind: _WriteKind) -> Bool {
+        if case .passThrough = kind { return _nodesReadWhole != 0 }
+        return true
     }
 
     /// Sorts `candidates` (readers collected by ``collect(_:_:into:)``,

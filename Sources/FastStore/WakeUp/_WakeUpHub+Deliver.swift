@@ -5,6 +5,18 @@ import Atomics
 extension _WakeUpHub {
     // MARK: Delivering
 
+    /// Appends to `candidates` the readers a write of `kind` to `node`
+    /// affects, looked up in the index only when the filter says the
+    /// write may affect one. Must hold the lock.
+    ///
+    /// - Complexity: O(1) for a write the filter rules out; else
+    ///   ``_ReaderIndex/collect(_:_:into:)``'s.
+    @inlinable @inline(__always)
+    func _collect(_ node: NodeID, _ kind: _WriteKind) {
+        guard index.mayAffectSomeNode(kind), filter.mayAffect(node, kind) else { return }
+        index.collect(node, kind, into: &candidates)
+    }
+
     /// Tells the consumers whose reads the drains from the last delivered
     /// state to `state` wrote (every consumer when the writes do not
     /// account for the step).
@@ -45,11 +57,11 @@ extension _WakeUpHub {
         } else if journaled {
             if let drained {
                 drained._withUnsafeGuaranteedRef { changes in
-                    for write in changes.writes { index.collect(write.node, write.kind, into: &candidates) }
+                    for write in changes.writes { _collect(write.node, write.kind) }
                 }
             } else {
                 for span in spans {
-                    for write in span.writes { index.collect(write.node, write.kind, into: &candidates) }
+                    for write in span.writes { _collect(write.node, write.kind) }
                 }
             }
             if !always.isEmpty { for slot in always { candidates.append(slot) } }

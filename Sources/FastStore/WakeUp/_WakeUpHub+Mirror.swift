@@ -24,6 +24,7 @@ extension _WakeUpHub {
             let reads = consumer._guarded.registry.index.hasReaders(dependency)
             if reads, entry.dependencies.insert(dependency).inserted {
                 index.insert(dependency, reader: slot)
+                filter.insert(dependency, rebuildingFrom: index)
             } else if !reads, entry.dependencies.remove(dependency) != nil {
                 index.remove(dependency, reader: slot)
             }

@@ -12,8 +12,9 @@ import Atomics
 /// else read from the change log, as a main-queue delivery that coalesced
 /// several drains does), collects the consumers whose
 /// reads they affect with the trigger rule (``_ReaderIndex/collect(_:_:into:)``,
-/// the rule every consumer applies to its own selectors), and calls those
-/// only, handing them the writes. The others are not touched: a publish
+/// the rule every consumer applies to its own selectors; a write the hub's
+/// ``_ReadFilter`` rules out is not looked up), and calls those only,
+/// handing them the writes. The others are not touched: a publish
 /// costs O(writes + woken consumers), whatever the number connected.
 ///
 /// ## What a skipped consumer relies on
@@ -125,6 +126,9 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var deadEntries = 0
     @exclusivity(unchecked) @usableFromInline var slots: [UInt64: Int] = [:]
     @exclusivity(unchecked) @usableFromInline var index = _ReaderIndex()
+    /// What `index` holds, summed up: a delivery looks up only the writes
+    /// it may find readers of (see `_ReadFilter`).
+    @usableFromInline let filter = _ReadFilter()
     /// Slots told of every publish (`Entry.isAlways`).
     @exclusivity(unchecked) @usableFromInline var always: Set<Int> = []
     private var nextAttachment: UInt64 = 0
@@ -234,6 +238,7 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         consumer._guarded.registry.index.forEachDependency { dependency in
             entry.dependencies.insert(dependency)
             index.insert(dependency, reader: slot)
+            filter.insert(dependency, rebuildingFrom: index)
         }
         entry.needsAll = consumer._needsEveryPublish
         consumer._lock.unlock()

@@ -63,6 +63,79 @@ struct ReaderIndexTests {
             }
         }
     }
+
+    /// The wake-up hub's filter against the same kind of model: a write it
+    /// rules out affects no registered reader, through the rebuilds that
+    /// grow it (many nodes and readers, removals that leave bits behind);
+    /// and it does rule writes out (an index of nothing rules out every
+    /// write, and a sparse one most writes to nodes nobody reads).
+    @Test func filterNeverRulesOutAnAffectedReader() {
+        var generator = SeededGenerator.fromEnvironment(fallback: 0xF1_17E2)
+        let seed = generator.seed
+        var index = _ReaderIndex()
+        let filter = _ReadFilter()
+        // NB: by node, so that a write's check reads one node's readers.
+        var model: [NodeID: Set<_Dependency.Registration>] = [:]
+        var registrations: [_Dependency.Registration] = []
+        let nodes = (1 ... 300).map { NodeID(rawValue: UInt64($0) &* 7) }
+        let fields = [_FieldRange(offset: 0, size: 8), _FieldRange(offset: 4, size: 8), _FieldRange(offset: 16, size: 8)]
+        func randomWrite() -> _WriteKind {
+            switch Int.random(in: 0 ..< 6, using: &generator) {
+            case 0: return .content
+            case 1: return .passThrough
+            case 2: return .order
+            case 3: return .element(_ElementKey(Int.random(in: 0 ..< 60, using: &generator)))
+            case 4: return .elementValue(_ElementKey(Int.random(in: 0 ..< 60, using: &generator)))
+            default: return .field(fields.randomElement(using: &generator)!)
+            }
+        }
+        for node in nodes.prefix(20) {
+            for _ in 0 ..< 6 { #expect(!filter.mayAffect(node, randomWrite()), "an empty filter ruled a write in") }
+        }
+        let startBits = filter._bitCount
+        var ruledOut = 0
+        for step in 0 ..< 12_000 {
+            // NB: a removal a third of the time, of a random registration:
+            // the filter keeps the bits of readers gone.
+            if Int.random(in: 0 ..< 3, using: &generator) == 0, !registrations.isEmpty {
+                let gone = registrations.remove(at: Int.random(in: 0 ..< registrations.count, using: &generator))
+                index.remove(gone.dependency, reader: gone.reader)
+                model[gone.dependency.node]!.remove(gone)
+            } else {
+                let read: _ReadKind
+                switch Int.random(in: 0 ..< 12, using: &generator) {
+                case 0: read = .whole
+                case 1: read = .member
+                case 2: read = .field(fields.randomElement(using: &generator)!)
+                case 3: read = .structure
+                default: read = .element(_ElementKey(Int.random(in: 0 ..< 60, using: &generator)))
+                }
+                // NB: the first nodes are read far more often than the
+                // last, so that many writes affect nobody.
+                let node = nodes[min(Int.random(in: 0 ..< 300, using: &generator), Int.random(in: 0 ..< 300, using: &generator))]
+                let dependency = _Dependency(node: node, kind: read)
+                let registration = _Dependency.Registration(dependency: dependency, reader: Int.random(in: 0 ..< 30, using: &generator))
+                if model[node, default: []].insert(registration).inserted {
+                    registrations.append(registration)
+                    index.insert(dependency, reader: registration.reader)
+                    filter.insert(dependency, rebuildingFrom: index)
+                }
+            }
+            for _ in 0 ..< 4 {
+                let written = nodes.randomElement(using: &generator)!
+                let write = randomWrite()
+                let affected = model[written, default: []].contains { write.affects($0.dependency.kind) }
+                let mayAffect = filter.mayAffect(written, write)
+                guard mayAffect || !affected else {
+                    Issue.record("seed \(seed) (FASTSTORE_SEED=\(seed)), step \(step): the filter ruled out \(write) on \(written), which affects a registered reader")
+                    return
+                }
+                if !mayAffect { ruledOut += 1 }
+            }
+        }
+        #expect(filter._bitCount > startBits, "the filter never grew")
+        #expect(ruledOut > 12_000, "the filter ruled out \(ruledOut) writes of 48,000")
+    }
 }
 
 extension _Dependency {
