@@ -17,7 +17,7 @@ internal struct _ConsumerRegistry<State> {
     /// Consumers with no versioned dependency: never evaluated yet, a
     /// selector that reads nothing versioned, or a selection the tracking
     /// cannot see through. Evaluated at every consume.
-    @usableFromInline var unconditional: Set<_ConsumerKey> = []
+    @usableFromInline var unconditional: Set<_IDKey> = []
     /// This registry's number (each `StateConsumer`'s registry, and the
     /// one `removeAll` starts, has its own), stamped on its handles.
     @usableFromInline let number: UInt32
@@ -42,7 +42,7 @@ internal struct _ConsumerRegistry<State> {
         let handle = make(ordered.count)
         handle.registry = number
         ordered.append(handle)
-        unconditional.insert(_ConsumerKey(handle.id))
+        unconditional.insert(_IDKey(handle.id))
         hubNotices.noteUnconditional()
         return handle
     }
@@ -57,10 +57,10 @@ internal struct _ConsumerRegistry<State> {
     /// - Complexity: O(1) amortized.
     @inlinable
     mutating func _removeUnconditional(_ id: Int) {
-        unconditional.remove(_ConsumerKey(id))
+        unconditional.remove(_IDKey(id))
         if unconditional.capacity > 64, unconditional.count &* 8 < unconditional.capacity {
             // NB: not `Set(unconditional)`, which shares the old table.
-            var smaller = Set<_ConsumerKey>(minimumCapacity: unconditional.count)
+            var smaller = Set<_IDKey>(minimumCapacity: unconditional.count)
             for other in unconditional { smaller.insert(other) }
             unconditional = smaller
         }
@@ -107,11 +107,11 @@ internal struct _ConsumerRegistry<State> {
         live.reserveCapacity(ordered.count &- removedInOrdered)
         for handle in ordered where !handle.isRemoved { live.append(handle) }
         var renumbered = _ReaderIndex()
-        var stillUnconditional = Set<_ConsumerKey>(minimumCapacity: unconditional.count)
+        var stillUnconditional = Set<_IDKey>(minimumCapacity: unconditional.count)
         for (position, handle) in live.enumerated() {
             handle.id = position
             if handle.dependencies.isEmpty {
-                stillUnconditional.insert(_ConsumerKey(position))
+                stillUnconditional.insert(_IDKey(position))
             } else {
                 for dependency in handle.dependencies { renumbered.insert(dependency, reader: position) }
             }
@@ -195,7 +195,7 @@ internal struct _ConsumerRegistry<State> {
             }
             if !handle.dependencies.isEmpty { hubNotices.noteUnconditional() }
             handle.dependencies.removeAll()
-            unconditional.insert(_ConsumerKey(handle.id))
+            unconditional.insert(_IDKey(handle.id))
             return
         }
         if handle.dependencies.isEmpty {
@@ -257,11 +257,11 @@ internal struct _ConsumerRegistry<State> {
             previousID = handle.id
             if handle.isRemoved {
                 removedSeen += 1
-                precondition(!unconditional.contains(_ConsumerKey(handle.id)), "FastStore: removed consumer still unconditional")
+                precondition(!unconditional.contains(_IDKey(handle.id)), "FastStore: removed consumer still unconditional")
                 continue
             }
             live += 1
-            precondition(handle.dependencies.isEmpty == unconditional.contains(_ConsumerKey(handle.id)),
+            precondition(handle.dependencies.isEmpty == unconditional.contains(_IDKey(handle.id)),
                          "FastStore: consumer \(handle.id) unconditional iff it has no dependencies")
             precondition(Set(handle.dependencies).count == handle.dependencies.count,
                          "FastStore: repeated dependency")
@@ -281,14 +281,3 @@ internal struct _ConsumerRegistry<State> {
     }
 }
 
-/// A consumer's id as a key of the registry's tables, hashed with
-/// `_mixedHash` rather than SipHash: ids are a counter FastStore keeps, and
-/// the consume path looks one up per affected consumer.
-@usableFromInline
-internal struct _ConsumerKey: Hashable {
-    @usableFromInline let id: Int
-    @inlinable init(_ id: Int) { self.id = id }
-    @inlinable static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
-    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(id) }
-    @inlinable func _rawHashValue(seed: Int) -> Int { _mixedHash(UInt64(bitPattern: Int64(id)), seed: seed) }
-}

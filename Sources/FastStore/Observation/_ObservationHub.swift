@@ -356,17 +356,23 @@ internal final class _ObservationHub: Observable, @unchecked Sendable {
     /// key paths go).
     func _tell(_ told: inout [_Told]) {
         guard !told.isEmpty else { return }
-        for item in told { item.registrar.willSet(item.look, keyPath: item.keyPath!) }
-        for item in told { item.registrar.didSet(item.look, keyPath: item.keyPath!) }
+        // NB: read in place (a `for item in told` copied each item: its
+        // look, registrar and key path retained and released per call).
+        told.withUnsafeBufferPointer { told in
+            for k in told.indices { told[k].registrar.willSet(told[k].look, keyPath: told[k].keyPath!) }
+            for k in told.indices { told[k].registrar.didSet(told[k].look, keyPath: told[k].keyPath!) }
+        }
         // NB: this function's references go first, so that a key path only
         // its look holds is found so.
         for k in told.indices { told[k].keyPath = nil }
         var inFlight: [_Renotification] = []
         var inFlightOnMain: [_Renotification] = []
         lock.lock()
-        for item in told where item.look.epoch == item.epoch && !isKnownUniquelyReferenced(&item.look.keyPath) {
-            let renotification = _Renotification.look(id: item.look.id, epoch: item.epoch, publication: item.look.publication)
-            if item.look.onMain { inFlightOnMain.append(renotification) } else { inFlight.append(renotification) }
+        for k in told.indices {
+            let look = told[k].look
+            guard look.epoch == told[k].epoch, !isKnownUniquelyReferenced(&look.keyPath) else { continue }
+            let renotification = _Renotification.look(id: look.id, epoch: told[k].epoch, publication: look.publication)
+            if look.onMain { inFlightOnMain.append(renotification) } else { inFlight.append(renotification) }
         }
         lock.unlock()
         told = []

@@ -16,3 +16,17 @@ internal func _mixedHash(_ word: UInt64, seed: Int) -> Int {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return Int(truncatingIfNeeded: z ^ (z >> 31))
 }
+
+/// An id FastStore counts (a consumer's in its registry, a reader's in a
+/// reader set) as a key of a set or dictionary, hashed with `_mixedHash`
+/// rather than SipHash: the consume path looks one up per affected
+/// consumer, and removing one of a set's many readers rehashes the ids
+/// after it in its probe sequence.
+@usableFromInline
+internal struct _IDKey: Hashable {
+    @usableFromInline let id: Int
+    @inlinable init(_ id: Int) { self.id = id }
+    @inlinable static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @inlinable func _rawHashValue(seed: Int) -> Int { _mixedHash(UInt64(bitPattern: Int64(id)), seed: seed) }
+}

@@ -121,6 +121,12 @@ internal struct _FieldRange: Hashable, Sendable, CustomStringConvertible {
 
     @usableFromInline
     var description: String { "[\(offset)..<\(offset + size)]" }
+
+    @inlinable static func == (lhs: Self, rhs: Self) -> Bool { lhs._offset == rhs._offset && lhs._size == rhs._size }
+    @inlinable func hash(into hasher: inout Hasher) { hasher.combine(UInt64(_offset) &<< 32 | UInt64(_size)) }
+    /// NB: see `_mixedHash` (the readers of a node's fields are keyed by
+    /// range; the synthesized hash ran SipHash over both words).
+    @inlinable func _rawHashValue(seed: Int) -> Int { _mixedHash(UInt64(_offset) &<< 32 | UInt64(_size), seed: seed) }
 }
 
 /// What a write did to a versioned node.
@@ -194,6 +200,20 @@ internal struct _Dependency: Hashable, CustomStringConvertible {
     }
 
     @inlinable static var _payloadMask: UInt64 { (1 &<< 62) &- 1 }
+
+    @inlinable static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.node == rhs.node && lhs._packedKind == rhs._packedKind
+    }
+    @inlinable func hash(into hasher: inout Hasher) {
+        hasher.combine(node.rawValue)
+        hasher.combine(_packedKind)
+    }
+    /// NB: see `_mixedHash`: the node's word mixed, then the kind's with
+    /// it (the sets of a consumer's, a hub entry's and a look's
+    /// dependencies call it; the synthesized one ran SipHash over both).
+    @inlinable func _rawHashValue(seed: Int) -> Int {
+        _mixedHash(_packedKind ^ UInt64(bitPattern: Int64(_mixedHash(node.rawValue, seed: seed))), seed: seed)
+    }
 
     @usableFromInline
     var description: String { "\(node) \(kind)" }

@@ -13,7 +13,7 @@ internal struct _ReaderSet {
         case empty
         case one(Int)
         case few([Int])
-        case many(Set<Int>)
+        case many(Set<_IDKey>)
     }
 
     @usableFromInline var _storage: _Storage = .empty
@@ -55,13 +55,13 @@ internal struct _ReaderSet {
                 ids.append(id)
                 _storage = .few(ids)
             } else {
-                var set = Set(ids)
-                set.insert(id)
+                var set = Set(ids.lazy.map(_IDKey.init))
+                set.insert(_IDKey(id))
                 _storage = .many(set)
             }
         case .many(var ids):
             _storage = .empty
-            ids.insert(id)
+            ids.insert(_IDKey(id))
             _storage = .many(ids)
         }
     }
@@ -84,7 +84,7 @@ internal struct _ReaderSet {
             _storage = ids.count == 1 ? .one(ids[0]) : .few(ids)
         case .many(var ids):
             _storage = .empty
-            ids.remove(id)
+            ids.remove(_IDKey(id))
             _storage = ids.isEmpty ? .empty : .many(ids)
         }
     }
@@ -102,7 +102,7 @@ internal struct _ReaderSet {
         case .empty: return false
         case .one(let first): return first == id
         case .few(let ids): return ids.contains(id)
-        case .many(let ids): return ids.contains(id)
+        case .many(let ids): return ids.contains(_IDKey(id))
         }
     }
 
@@ -113,7 +113,7 @@ internal struct _ReaderSet {
         case .empty: return
         case .one(let first): candidates.append(first)
         case .few(let ids): candidates.append(contentsOf: ids)
-        case .many(let ids): for id in ids { candidates.append(id) }
+        case .many(let ids): for key in ids { candidates.append(key.id) }
         }
     }
 }
