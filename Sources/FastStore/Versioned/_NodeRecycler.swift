@@ -5,8 +5,9 @@ import CFastStore
 /// empty and hand out again.
 @usableFromInline
 internal protocol _RecyclableNode: AnyObject {
-    /// Releases this node's items and folds (a list node) or value (a box)
-    /// and leaves it empty, a valid node whose storage a copy can reuse.
+    /// Releases this node's items and fold values (a list node, which
+    /// keeps its fold columns' buffers) or value (a box) and leaves it
+    /// empty, a valid node whose storage a copy can reuse.
     /// Only for a node nobody else holds.
     func _emptyForReuse()
 
@@ -371,7 +372,9 @@ extension _ListNode: _RecyclableNode {
         }
         _setWidth(0)
         count = 0
-        folds = nil
+        // NB: the fold columns are kept, emptied, for the copy that takes
+        // this node (`_relocateItems`).
+        folds?.removeAllKeepingCapacityInChain()
     }
 }
 

@@ -25,9 +25,13 @@
 /// `element(node, k)` for `element(k)`, and `elements(node)` for
 /// `everyElement()`.
 ///
-/// The array is rebuilt from the index, larger, once the bits set since
-/// the last rebuild reach an eighth of it: a filter filled by readers that
-/// came and went sends few writes to the index for nothing.
+/// The array is rebuilt from the index once the bits filed since the last
+/// rebuild (an element read files two; refiling a dependency the filter
+/// has counts again) exceed an eighth of it, at the size that gives every
+/// dependency the index holds then 16 bits or more (4,096 bits at least):
+/// larger as readers come, smaller once they went, and never more than an
+/// eighth set, so a filter filled by readers that came and went sends few
+/// writes to the index for nothing.
 ///
 /// Owned and locked by its user (the wake-up hub files and probes it under
 /// the hub's lock).
@@ -37,8 +41,8 @@ internal final class _ReadFilter {
     @exclusivity(unchecked) @usableFromInline var _words: UnsafeMutablePointer<UInt64>
     /// 64 less the number of bits of a bit's position.
     @exclusivity(unchecked) @usableFromInline var _shift: UInt64
-    /// The bits set since the last rebuild (a filed dependency counts its
-    /// bits once, set or not).
+    /// The bits filed since the array was cleared (each bit a filing sets
+    /// counts, set already or not): at least the number of bits set.
     @exclusivity(unchecked) @usableFromInline var _filed = 0
 
     /// The least number of bits: 4,096 (512 bytes).
@@ -94,13 +98,14 @@ internal final class _ReadFilter {
     ///   after at least as many filings.
     @inlinable
     func insert(_ dependency: _Dependency, rebuildingFrom index: _ReaderIndex) {
-        _fileBits(dependency)
-        _filed &+= 1
+        _filed &+= _fileBits(dependency)
         if _filed &* 8 > _bitCount { rebuild(from: index) }
     }
 
-    @inlinable
-    func _fileBits(_ dependency: _Dependency) {
+    /// Sets `dependency`'s bits; returns how many it set (one, or two for
+    /// an element read).
+    @inlinable @discardableResult
+    func _fileBits(_ dependency: _Dependency) -> Int {
         let node = dependency.node
         switch dependency.kind {
         case .whole: _set(Self._whole(node))
@@ -108,11 +113,13 @@ internal final class _ReadFilter {
         case .element(let key):
             _set(Self._element(node, key))
             _set(Self._elements(node))
+            return 2
         }
+        return 1
     }
 
     /// Clears the bits and files every dependency of `index` again, in an
-    /// array of at least 16 bits per dependency.
+    /// array of at least 16 bits per dependency (and 4,096 bits).
     ///
     /// - Complexity: O(dependencies filed in `index`).
     @usableFromInline
@@ -128,8 +135,8 @@ internal final class _ReadFilter {
             _shift = 64 &- log2
         }
         _words.initialize(repeating: 0, count: words)
-        _filed = count
-        index.forEachDependency { _fileBits($0) }
+        _filed = 0
+        index.forEachDependency { _filed &+= _fileBits($0) }
     }
 
     /// Whether a write of `kind` to `node` may affect a filed reader:

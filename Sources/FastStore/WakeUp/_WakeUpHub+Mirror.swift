@@ -20,17 +20,22 @@ extension _WakeUpHub {
                 index.remove(dependency, reader: slot)
             }
         }
+        var filed: [_Dependency]? = nil
         for dependency in noted {
             let reads = consumer._guarded.registry.index.hasReaders(dependency)
             if reads, entry.dependencies.insert(dependency).inserted {
                 index.insert(dependency, reader: slot)
-                filter.insert(dependency, rebuildingFrom: index)
+                if filed == nil { filed = [] }
+                filed!.append(dependency)
             } else if !reads, entry.dependencies.remove(dependency) != nil {
                 index.remove(dependency, reader: slot)
             }
         }
         entry.needsAll = consumer._needsEveryPublish
         consumer._lock.unlock()
+        // NB: filed after the consumer's lock (a rebuild reads the whole
+        // index), before the hub's: no delivery probes in between.
+        if let filed { for dependency in filed { filter.insert(dependency, rebuildingFrom: index) } }
         _file(slot, entry)
     }
 

@@ -238,10 +238,12 @@ internal final class _WakeUpHub<Root>: @unchecked Sendable {
         consumer._guarded.registry.index.forEachDependency { dependency in
             entry.dependencies.insert(dependency)
             index.insert(dependency, reader: slot)
-            filter.insert(dependency, rebuildingFrom: index)
         }
         entry.needsAll = consumer._needsEveryPublish
         consumer._lock.unlock()
+        // NB: filed after the consumer's lock (a rebuild reads the whole
+        // index), before the hub's: no delivery probes in between.
+        for dependency in entry.dependencies { filter.insert(dependency, rebuildingFrom: index) }
         entries.append(entry)
         slots[attachment] = slot
         always.insert(slot)

@@ -79,13 +79,19 @@ struct ReaderIndexTests {
         var registrations: [_Dependency.Registration] = []
         let nodes = (1 ... 300).map { NodeID(rawValue: UInt64($0) &* 7) }
         let fields = [_FieldRange(offset: 0, size: 8), _FieldRange(offset: 4, size: 8), _FieldRange(offset: 16, size: 8)]
+        // NB: keys as the tracking makes them, filed through a dependency's
+        // packing and probed as a write's: small, negative, near the
+        // 62 bits a dependency keeps, past them, and hashed (strings).
+        let keys: [_ElementKey] = (0 ..< 40).map { _ElementKey($0) } + (1 ... 5).map { _ElementKey(-$0) }
+            + [_ElementKey(1 << 61 - 1), _ElementKey(-(1 << 61)), _ElementKey(Int.max), _ElementKey(Int.min), _ElementKey(1 << 62)]
+            + (0 ..< 10).map { _ElementKey("row \($0)") }
         func randomWrite() -> _WriteKind {
             switch Int.random(in: 0 ..< 6, using: &generator) {
             case 0: return .content
             case 1: return .passThrough
             case 2: return .order
-            case 3: return .element(_ElementKey(Int.random(in: 0 ..< 60, using: &generator)))
-            case 4: return .elementValue(_ElementKey(Int.random(in: 0 ..< 60, using: &generator)))
+            case 3: return .element(keys.randomElement(using: &generator)!)
+            case 4: return .elementValue(keys.randomElement(using: &generator)!)
             default: return .field(fields.randomElement(using: &generator)!)
             }
         }
@@ -108,7 +114,7 @@ struct ReaderIndexTests {
                 case 1: read = .member
                 case 2: read = .field(fields.randomElement(using: &generator)!)
                 case 3: read = .structure
-                default: read = .element(_ElementKey(Int.random(in: 0 ..< 60, using: &generator)))
+                default: read = .element(keys.randomElement(using: &generator)!)
                 }
                 // NB: the first nodes are read far more often than the
                 // last, so that many writes affect nobody.

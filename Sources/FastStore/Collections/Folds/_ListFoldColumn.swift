@@ -32,6 +32,14 @@ internal class _ListFoldColumn<Element> {
     /// A column of the same fold holding the same values (`next` not copied).
     @usableFromInline func copy() -> _ListFoldColumn<Element> { fatalError("abstract") }
 
+    /// Makes this column (of the same fold as `source`) hold `source`'s
+    /// values, in its own buffer: a recycled node's column, emptied, takes
+    /// a copy's values without allocating (`next` not assigned).
+    @usableFromInline func assign(from source: _ListFoldColumn<Element>) { fatalError("abstract") }
+
+    /// Removes the values, keeping the buffer for ``assign(from:)``.
+    @usableFromInline func removeAllKeepingCapacity() { fatalError("abstract") }
+
     /// Recomputes every value from `children`, whose columns for this fold
     /// are `childColumns` (nil for leaves).
     @usableFromInline
@@ -74,6 +82,44 @@ extension _ListFoldColumn {
             column = c.next
         }
         return head
+    }
+
+    /// Makes this chain (a recycled node's, emptied) hold `source`'s
+    /// values, when both chains fold the same summaries in the same order;
+    /// returns `false`, changing nothing, otherwise.
+    ///
+    /// - Complexity: O(folds + values).
+    @usableFromInline
+    final func assignChain(from source: _ListFoldColumn<Element>) -> Bool {
+        var mine: _ListFoldColumn<Element>? = self
+        var theirs: _ListFoldColumn<Element>? = source
+        while let m = mine, let t = theirs {
+            guard m.summary == t.summary else { return false }
+            mine = m.next
+            theirs = t.next
+        }
+        guard mine == nil, theirs == nil else { return false }
+        mine = self
+        theirs = source
+        while let m = mine, let t = theirs {
+            m.assign(from: t)
+            mine = m.next
+            theirs = t.next
+        }
+        return true
+    }
+
+    /// Removes every column's values, keeping their buffers: the chain of a
+    /// node the recycler keeps (see ``assignChain(from:)``).
+    ///
+    /// - Complexity: O(folds + values).
+    @usableFromInline
+    final func removeAllKeepingCapacityInChain() {
+        var column: _ListFoldColumn<Element>? = self
+        while let c = column {
+            c.removeAllKeepingCapacity()
+            column = c.next
+        }
     }
 
     /// This chain's folds with no values.
@@ -138,6 +184,11 @@ internal final class _SummaryKernels<S: ListSummary> {
     @usableFromInline let remove: (Column, Int) -> Void
     /// Recomputes every value from the children and their columns.
     @usableFromInline let fill: (Column, _NodeLane<S.Element, Node>, ContiguousArray<_ListFoldColumn<S.Element>?>) -> Void
+    /// Makes the first column hold the second's values and total, in its
+    /// own buffer (``_ListFoldColumn/assign(from:)``).
+    @usableFromInline let assign: (Column, Column) -> Void
+    /// Removes the column's values, keeping its buffer.
+    @usableFromInline let clear: (Column) -> Void
 
     // NB: `@inlinable`, so that the closures are specialized for `S` where
     // the conformance's witness makes them (the caller's module), not
@@ -190,6 +241,18 @@ internal final class _SummaryKernels<S: ListSummary> {
             column.values = values
             updateTotal(column)
         }
+        assign = { column, source in
+            // NB: appended into the column's own buffer (unique once
+            // emptied), not shared with the source's: the copy's later
+            // writes then change it in place instead of copying it.
+            column.values.removeAll(keepingCapacity: true)
+            column.values.append(contentsOf: source.values)
+            column.total = source.total
+        }
+        clear = { column in
+            column.values.removeAll(keepingCapacity: true)
+            column.total = S.identity
+        }
     }
 }
 
@@ -225,6 +288,16 @@ internal final class _ListSummaryColumn<S: ListSummary>: _ListFoldColumn<S.Eleme
 
     @usableFromInline override func copy() -> _ListFoldColumn<S.Element> {
         _ListSummaryColumn(values: values, total: total, kernels: kernels)
+    }
+
+    // NB: the kernels depend on `S` only: a column keeps its own when it
+    // takes the values of another attachment's column of the same fold.
+    @usableFromInline override func assign(from source: _ListFoldColumn<S.Element>) {
+        kernels.assign(self, unsafeDowncast(source, to: _ListSummaryColumn<S>.self))
+    }
+
+    @usableFromInline override func removeAllKeepingCapacity() {
+        kernels.clear(self)
     }
 
     /// The summary of a leaf's elements, computed generically (for reads

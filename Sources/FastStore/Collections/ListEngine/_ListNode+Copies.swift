@@ -136,9 +136,29 @@ extension _ListNode {
             _setWidth(0)
             node.folds = folds
             folds = nil
-        } else if let folds {
-            node.folds = folds.copyChain()
+        } else if folds != nil || node.folds != nil {
+            _copyFolds(into: node)
         }
+    }
+
+    /// Gives `node` (a copy of this node being made) this node's fold
+    /// columns' values, or none when this node has none. A recycled node
+    /// keeps its emptied chain (`_emptyForReuse`): it takes the values when
+    /// it folds the same summaries, without allocating a column or a buffer
+    /// per fold.
+    ///
+    /// NB: out of line: the copy of a node without folds only checks, and
+    /// `_relocateItems` stays small enough to inline.
+    ///
+    /// - Complexity: O(folds + values).
+    @inlinable @inline(never)
+    func _copyFolds(into node: _ListNode) {
+        guard let folds else {
+            node.folds = nil
+            return
+        }
+        if let spare = node.folds, spare.assignChain(from: folds) { return }
+        node.folds = folds.copyChain()
     }
 }
 

@@ -350,7 +350,8 @@ extension _ListNode {
         }
         _setWidth(0)
         count = 0
-        folds = nil
+        // NB: kept, emptied, as `_emptyForReuse` keeps them.
+        folds?.removeAllKeepingCapacityInChain()
         _cfaststore_borrowed_store(borrower._borrowedField, 0)
         _cfaststore_pair_store(borrower._pairField, nil)
         _cfaststore_pair_store(_pairField, nil)
