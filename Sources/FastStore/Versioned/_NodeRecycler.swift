@@ -46,7 +46,8 @@ internal protocol _RecyclableNode: AnyObject {
 /// At most ``limit`` nodes are kept per batch and ``limit`` spares between
 /// drains, each with at most ``maxItemBytes`` of items: a batch that
 /// writes more copies the rest as before, and a store holds at most that
-/// many empty nodes (their storage only) while idle.
+/// many empty nodes (their storage only, and a list node's emptied fold
+/// columns, each buffer at most ``maxItemBytes``) while idle.
 ///
 /// NB: used only by the thread draining its store (the drain owns it), so
 /// unsynchronized, and always outside the store's lock (released values
@@ -157,7 +158,8 @@ internal final class _NodeRecycler {
     }
 
     /// The most bytes of items a node may hold to be kept: a store's idle
-    /// spares hold at most `limit` times this much storage.
+    /// spares hold at most `limit` times this much storage (and, per fold
+    /// a list carries, as much in emptied fold columns).
     @inlinable static var maxItemBytes: Int { 4_096 }
 
     /// The shape of a list node with `height`, `capacity` and explicit

@@ -11,7 +11,9 @@ import Testing
 /// the store, each list's folds checked against folding its elements from
 /// scratch after every dispatch, and its tree's fold columns checked whole
 /// (`_invariantCheck`: none in the fold-less list, each branch's equal to
-/// its children's) in builds with the internal checks.
+/// its children's) in builds with the internal checks; a few older states
+/// kept (their nodes are never recycled, their columns never emptied or
+/// written) and checked again; and the drains' copies did take spares.
 @Suite struct RecycledFoldColumnsTests {
     struct Row: Equatable, Sendable {
         var n: Int
@@ -94,6 +96,15 @@ import Testing
                 two: VersionedList(plain[1], folds: [Total.self, Open.self]),
                 none: VersionedList(plain[2]))),
             reducer: Self.reduce)
+        /// Folds of a state as one comparable value: each list's open
+        /// count, and the second list's total.
+        func folds(of state: State) -> [Int] {
+            [state.one.fold(Open.self), state.two.fold(Open.self), state.none.fold(Open.self), state.two.fold(Total.self)]
+        }
+        func naiveFolds(of lists: [[Row]]) -> [Int] {
+            lists.map { $0.filter { !$0.done }.count } + [lists[1].reduce(0) { $0 &+ $1.n }]
+        }
+        var kept: [(state: State, folds: [Int], step: Int)] = []
         for step in 0 ..< 1_500 {
             let list = Int.random(in: 0 ..< 3, using: &generator)
             let size = plain[list].count
@@ -112,13 +123,20 @@ import Testing
             Self.apply(edit, to: &plain[list])
             store.dispatch(edit)
             let state = store.state
-            let expected = (
-                open: plain.map { $0.filter { !$0.done }.count },
-                total: plain[1].reduce(0) { $0 &+ $1.n })
-            let got = (open: [state.one.fold(Open.self), state.two.fold(Open.self), state.none.fold(Open.self)], total: state.two.fold(Total.self))
-            guard got.open == expected.open, got.total == expected.total, Array(state.one) == plain[0], Array(state.two) == plain[1],
-                  Array(state.none) == plain[2] else {
-                Issue.record("seed \(seed) (FASTSTORE_SEED=\(seed)), step \(step), \(edit): folds \(got), expected \(expected)")
+            let expected = naiveFolds(of: plain)
+            guard Array(state.one) == plain[0], Array(state.two) == plain[1], Array(state.none) == plain[2] else {
+                Issue.record("seed \(seed) (FASTSTORE_SEED=\(seed)), step \(step), \(edit): the lists' elements differ from the model")
+                return
+            }
+            guard folds(of: state) == expected else {
+                Issue.record("seed \(seed) (FASTSTORE_SEED=\(seed)), step \(step), \(edit): folds \(folds(of: state)), expected \(expected)")
+                return
+            }
+            // NB: a few, so that most replaced nodes are still recycled.
+            if Int.random(in: 0 ..< 16, using: &generator) == 0 { kept.append((state, expected, step)) }
+            if kept.count > 6 { kept.remove(at: Int.random(in: 0 ..< kept.count, using: &generator)) }
+            for entry in kept where step % 10 == 0 && folds(of: entry.state) != entry.folds {
+                Issue.record("seed \(seed) (FASTSTORE_SEED=\(seed)): after step \(step), the folds of the state kept at step \(entry.step) changed")
                 return
             }
             #if FASTSTORE_INTERNAL_CHECKS
@@ -127,5 +145,6 @@ import Testing
             state.none._invariantCheck()
             #endif
         }
+        #expect(store._recycler.reuses > 1_000, "the drains' copies took spare nodes (\(store._recycler.reuses) reuses)")
     }
 }

@@ -7,7 +7,8 @@
 /// A node holds its columns as a chain (`next`), one per attached fold, in
 /// the same order in every node of a tree. Columns are mutable and owned by
 /// one node: copying a node copies its chain (the value buffers are shared
-/// until written).
+/// until written), or, when the copy takes a recycled node's storage,
+/// assigns the values into that node's emptied columns (own buffers).
 ///
 /// NB: a class hierarchy erases the summary type so that `_ListNode` keeps
 /// one type parameter; its methods are called only when a fold is attached.
@@ -242,15 +243,18 @@ internal final class _SummaryKernels<S: ListSummary> {
             updateTotal(column)
         }
         assign = { column, source in
-            // NB: appended into the column's own buffer (unique once
-            // emptied), not shared with the source's: the copy's later
+            // NB: appended into the column's own buffer (emptied by
+            // `clear`), not shared with the source's: the copy's later
             // writes then change it in place instead of copying it.
-            column.values.removeAll(keepingCapacity: true)
+            if !column.values.isEmpty { column.values.removeAll(keepingCapacity: true) }
             column.values.append(contentsOf: source.values)
             column.total = source.total
         }
         clear = { column in
-            column.values.removeAll(keepingCapacity: true)
+            // NB: a buffer is kept only within the recycler's bound on a
+            // spare's storage (`_NodeRecycler.maxItemBytes`).
+            let kept = column.values.capacity &* MemoryLayout<S.Value>.stride <= _NodeRecycler.maxItemBytes
+            column.values.removeAll(keepingCapacity: kept)
             column.total = S.identity
         }
     }

@@ -1,3 +1,4 @@
+import Atomics
 import CFastStore
 
 // Lending: the path copy of an element write in a draining store takes the
@@ -303,6 +304,10 @@ extension _ListNode {
                 // Its borrower stopped borrowing: a kept node, claimed by
                 // this drain until resolved (dead, or the batch's settle).
                 if isUnique() {
+                    // NB: the last other holder (a reader of an older
+                    // state, on another thread) released it: order its
+                    // reads before the emptying's writes.
+                    atomicMemoryFence(ordering: .acquiring)
                     _cfaststore_pair_store(lender._pairField, nil)
                     lender._emptyForReuse()
                     return true
@@ -316,6 +321,9 @@ extension _ListNode {
             node.release()
             let borrower = Unmanaged<_ListNode>.fromOpaque(paired)
             if isUnique() {
+                // NB: as above, before the lender's items and fold values
+                // are given away or released.
+                atomicMemoryFence(ordering: .acquiring)
                 borrower._withUnsafeGuaranteedRef { lender._give(to: $0) }
                 return true
             }
