@@ -38,7 +38,8 @@ internal class _ListFoldColumn<Element> {
     /// a copy's values without allocating (`next` not assigned).
     @usableFromInline func assign(from source: _ListFoldColumn<Element>) { fatalError("abstract") }
 
-    /// Removes the values, keeping the buffer for ``assign(from:)``.
+    /// Removes the values, keeping the buffer for ``assign(from:)`` when
+    /// it is within the recycler's bound on a spare's storage.
     @usableFromInline func removeAllKeepingCapacity() { fatalError("abstract") }
 
     /// Recomputes every value from `children`, whose columns for this fold
@@ -188,7 +189,8 @@ internal final class _SummaryKernels<S: ListSummary> {
     /// Makes the first column hold the second's values and total, in its
     /// own buffer (``_ListFoldColumn/assign(from:)``).
     @usableFromInline let assign: (Column, Column) -> Void
-    /// Removes the column's values, keeping its buffer.
+    /// Removes the column's values, keeping its buffer when within the
+    /// recycler's bound.
     @usableFromInline let clear: (Column) -> Void
 
     // NB: `@inlinable`, so that the closures are specialized for `S` where
