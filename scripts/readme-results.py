@@ -39,6 +39,7 @@ COLUMNS = [
     ("observation-lazy", "`@Observable`, lazy list"),
     ("faststore", "FastStore `Store`"),
     ("faststore-main", "FastStore `MainStore`"),
+    ("faststore-main-lazy", "FastStore `MainStore`, lazy list"),
 ]
 
 

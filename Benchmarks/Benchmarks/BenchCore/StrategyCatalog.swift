@@ -24,7 +24,9 @@ public enum StrategyCatalog {
 
     public static let fastStoreMain = StrategyInfo(name: "faststore-main", summary: "faststore on a MainStore (the store for a UI: reduced on the main thread, written in place; other threads' dispatches queued and drained there) instead of a Store")
 
-    public static let all = [fullCopy, reswiftLike, fullCopyPersistent, fastStore, fastStoreMain, fastStoreShared, fastStoreLazy, fastStorePlain, observation, observationLazy]
+    public static let fastStoreMainLazy = StrategyInfo(name: "faststore-main-lazy", summary: "faststore-lazy on a MainStore: the lazy list screen, as observation-lazy's, on the store for a UI (observation-lazy's like for like)")
+
+    public static let all = [fullCopy, reswiftLike, fullCopyPersistent, fastStore, fastStoreMain, fastStoreShared, fastStoreLazy, fastStoreMainLazy, fastStorePlain, observation, observationLazy]
     public static var names: [String] { all.map(\.name) }
     public static func named(_ name: String) -> StrategyInfo? { all.first { $0.name == name } }
 }

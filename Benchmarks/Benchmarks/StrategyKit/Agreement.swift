@@ -10,7 +10,8 @@ import BenchCore
 ///   read, so they must deliver at least as many callbacks of each kind;
 ///   except the lazy list screen (``ObservationLazyStrategy``), which must
 ///   match ``LazyListReference`` exactly.
-/// - ``FastStoreLazyStrategy``'s list screen must deliver exactly
+/// - ``FastStoreLazyStrategy``'s list screen (and ``FastStoreMainLazyStrategy``'s)
+///   must deliver exactly
 ///   ``LazyListReference/rowChanges(_:actions:)``; its other consumers,
 ///   exactly full-copy's.
 /// - Every strategy must end with full-copy's state (``ContentDigest``):
@@ -58,7 +59,8 @@ public enum Agreement {
                     if got != rule {
                         problems.append("\(r.strategy): list screen \(describe(got)), its rule says \(describe(rule))")
                     }
-                } else if r.strategy == FastStoreLazyStrategy.name, kind == .list {
+                } else if r.strategy == FastStoreLazyStrategy.name || r.strategy == FastStoreMainLazyStrategy.name,
+                          kind == .list {
                     let rule = LazyListReference.rowChanges(workload, actions: actions)
                     if got != rule {
                         problems.append("\(r.strategy): list screen \(describe(got)), its rule says \(describe(rule))")

@@ -307,6 +307,25 @@ public final class FastStoreMainStrategy: ForwardingStrategy, @unchecked Sendabl
     public init(workload: Workload) { base = Self.make(workload) }
 }
 
+/// ``FastStoreLazyStrategy`` on a `MainStore`: the lazy list screen on the
+/// store for a UI, the like for like of `observation-lazy` (whose list
+/// screen reads the list's identity, count and order, not its rows).
+public final class FastStoreMainLazyStrategy: ForwardingStrategy, @unchecked Sendable {
+    public static let name = StrategyCatalog.fastStoreMainLazy.name
+    public static let summary = StrategyCatalog.fastStoreMainLazy.summary
+    public static var drainsOnMainThread: Bool { true }
+
+    public static func make(_ workload: Workload) -> any BenchStrategy {
+        workload.idsArePositions
+            ? FastStoreStrategy(workload: workload, lazyList: true, sharedConsumer: false, onMainStore: true)
+            : FastStoreEditableStrategy(workload: workload, lazyList: true, sharedConsumer: false, onMainStore: true)
+    }
+
+    public let base: any BenchStrategy
+
+    public init(workload: Workload) { base = Self.make(workload) }
+}
+
 /// The store a FastStore strategy drives: a `Store`, or a `MainStore`
 /// (whose strategy runs on the main thread: its calls assume the main
 /// actor, and trap elsewhere).

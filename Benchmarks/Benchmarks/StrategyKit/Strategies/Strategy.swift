@@ -137,7 +137,7 @@ public final class Sink: @unchecked Sendable {
 /// The strategies this build knows, by name.
 public enum Strategies {
     public static let all: [any BenchStrategy.Type] = {
-        [FullCopyStrategy.self, ReSwiftLikeStrategy.self, FullCopyPersistentStrategy.self, FastStoreStrategy.self, FastStoreMainStrategy.self, FastStoreSharedStrategy.self, FastStoreLazyStrategy.self, FastStorePlainStrategy.self, ObservationStrategy.self, ObservationLazyStrategy.self]
+        [FullCopyStrategy.self, ReSwiftLikeStrategy.self, FullCopyPersistentStrategy.self, FastStoreStrategy.self, FastStoreMainStrategy.self, FastStoreSharedStrategy.self, FastStoreLazyStrategy.self, FastStoreMainLazyStrategy.self, FastStorePlainStrategy.self, ObservationStrategy.self, ObservationLazyStrategy.self]
     }()
 
     public static var names: [String] { all.map { $0.name } }
