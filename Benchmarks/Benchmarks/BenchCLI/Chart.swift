@@ -18,11 +18,11 @@ public enum Chart {
     }
 
     public enum Marker: String, CaseIterable, Sendable {
-        case circle, square, triangle, diamond, triangleDown, cross, plus, ring, squareOpen, diamondFilled
+        case circle, square, triangle, diamond, triangleDown, cross, plus, ring, squareOpen, diamondFilled, triangleOpen
     }
 
-    static let colors = ["#d62728", "#ff7f0e", "#9467bd", "#2ca02c", "#8c564b", "#1f77b4", "#17becf", "#e377c2", "#7f7f7f", "#bcbd22"]
-    static let dashes = ["", "8 4", "2 3", "8 3 2 3", "12 4", "4 4", "1 3", "6 2 2 2 2 2", "10 3 1 3", "3 2 3 6"]
+    static let colors = ["#d62728", "#ff7f0e", "#9467bd", "#2ca02c", "#8c564b", "#1f77b4", "#17becf", "#e377c2", "#7f7f7f", "#bcbd22", "#393b79"]
+    static let dashes = ["", "8 4", "2 3", "8 3 2 3", "12 4", "4 4", "1 3", "6 2 2 2 2 2", "10 3 1 3", "3 2 3 6", "2 2 8 2"]
 
     /// The style of `strategy`: fixed by its place in the catalog, so that a
     /// strategy looks the same in every chart; others follow in `order`.
@@ -128,6 +128,8 @@ public enum Chart {
             return "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"4\" fill=\"white\" stroke=\"\(c)\" stroke-width=\"1.5\">\(tip)</circle>\n"
         case .diamondFilled:
             return "<path d=\"M\(f(x)),\(f(y - 5.5)) L\(f(x + 5.5)),\(f(y)) L\(f(x)),\(f(y + 5.5)) L\(f(x - 5.5)),\(f(y)) Z\" fill=\"\(c)\">\(tip)</path>\n"
+        case .triangleOpen:
+            return "<path d=\"M\(f(x)),\(f(y - 5)) L\(f(x + 5)),\(f(y + 4)) L\(f(x - 5)),\(f(y + 4)) Z\" fill=\"white\" stroke=\"\(c)\" stroke-width=\"1.5\">\(tip)</path>\n"
         case .squareOpen:
             return "<rect x=\"\(f(x - 4))\" y=\"\(f(y - 4))\" width=\"8\" height=\"8\" fill=\"white\" stroke=\"\(c)\" stroke-width=\"1.5\">\(tip)</rect>\n"
         }

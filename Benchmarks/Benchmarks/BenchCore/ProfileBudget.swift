@@ -157,6 +157,11 @@ public enum ProfileBudget {
     /// item, registrations per read).
     static func observes(_ strategy: String) -> Bool { strategy.hasPrefix("observation") }
 
+    /// The strategies that hold the state as versioned nodes.
+    static let versionedStrategies: Set<String> = [
+        "faststore", "faststore-main", "faststore-shared", "faststore-lazy", "faststore-main-lazy", "full-copy-persistent",
+    ]
+
     public static func estimate(_ spec: ProfileSpec, at size: Size, strategies: [String]) -> Estimate {
         // The list at its largest: what an action or the setup creates
         // (a replacement of the whole list, or rows appended to it) may
@@ -170,7 +175,7 @@ public enum ProfileBudget {
         let copying = strategies.contains { !observes($0) }
         let title = stringHeapBytes(spec.titleLength)
         let perEntity = strategies.map { s in
-            observes(s) ? observedEntityBytes : (s == "faststore" || s == "faststore-shared" || s == "faststore-lazy" || s == "full-copy-persistent" ? versionedEntityBytes : valueEntityBytes)
+            observes(s) ? observedEntityBytes : (versionedStrategies.contains(s) ? versionedEntityBytes : valueEntityBytes)
         }.max() ?? valueEntityBytes
 
         var wholeReaders = 0.0, lazyWholeReaders = 0.0, valueConsumers = 0.0
