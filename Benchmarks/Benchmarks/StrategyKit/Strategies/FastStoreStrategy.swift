@@ -250,9 +250,7 @@ public final class FastStoreLazyStrategy: ForwardingStrategy, @unchecked Sendabl
     public static let summary = StrategyCatalog.fastStoreLazy.summary
 
     public static func make(_ workload: Workload) -> any BenchStrategy {
-        workload.idsArePositions
-            ? FastStoreStrategy(workload: workload, lazyList: true, sharedConsumer: false)
-            : FastStoreEditableStrategy(workload: workload, lazyList: true, sharedConsumer: false)
+        fastStoreVariant(workload, lazyList: true, sharedConsumer: false, onMainStore: false)
     }
 
     public let base: any BenchStrategy
@@ -275,9 +273,7 @@ public final class FastStoreSharedStrategy: ForwardingStrategy, @unchecked Senda
     public static let summary = StrategyCatalog.fastStoreShared.summary
 
     public static func make(_ workload: Workload) -> any BenchStrategy {
-        workload.idsArePositions
-            ? FastStoreStrategy(workload: workload, lazyList: false, sharedConsumer: true)
-            : FastStoreEditableStrategy(workload: workload, lazyList: false, sharedConsumer: true)
+        fastStoreVariant(workload, lazyList: false, sharedConsumer: true, onMainStore: false)
     }
 
     public let base: any BenchStrategy
@@ -297,9 +293,7 @@ public final class FastStoreMainStrategy: ForwardingStrategy, @unchecked Sendabl
     public static var drainsOnMainThread: Bool { true }
 
     public static func make(_ workload: Workload) -> any BenchStrategy {
-        workload.idsArePositions
-            ? FastStoreStrategy(workload: workload, lazyList: false, sharedConsumer: false, onMainStore: true)
-            : FastStoreEditableStrategy(workload: workload, lazyList: false, sharedConsumer: false, onMainStore: true)
+        fastStoreVariant(workload, lazyList: false, sharedConsumer: false, onMainStore: true)
     }
 
     public let base: any BenchStrategy
@@ -316,14 +310,20 @@ public final class FastStoreMainLazyStrategy: ForwardingStrategy, @unchecked Sen
     public static var drainsOnMainThread: Bool { true }
 
     public static func make(_ workload: Workload) -> any BenchStrategy {
-        workload.idsArePositions
-            ? FastStoreStrategy(workload: workload, lazyList: true, sharedConsumer: false, onMainStore: true)
-            : FastStoreEditableStrategy(workload: workload, lazyList: true, sharedConsumer: false, onMainStore: true)
+        fastStoreVariant(workload, lazyList: true, sharedConsumer: false, onMainStore: true)
     }
 
     public let base: any BenchStrategy
 
     public init(workload: Workload) { base = Self.make(workload) }
+}
+
+/// A FastStore strategy's variant for `workload`: over `VersionedList` rows
+/// where the ids are positions, else over an `IdentifiedList`.
+func fastStoreVariant(_ workload: Workload, lazyList: Bool, sharedConsumer: Bool, onMainStore: Bool) -> any BenchStrategy {
+    workload.idsArePositions
+        ? FastStoreStrategy(workload: workload, lazyList: lazyList, sharedConsumer: sharedConsumer, onMainStore: onMainStore)
+        : FastStoreEditableStrategy(workload: workload, lazyList: lazyList, sharedConsumer: sharedConsumer, onMainStore: onMainStore)
 }
 
 /// The store a FastStore strategy drives: a `Store`, or a `MainStore`
